@@ -1,0 +1,17 @@
+# viber_add_hook(<name> SOURCES <decision sources…> [LIBS <common libraries>]): one hook = a static library holding its
+# decision logic (unit-tested directly) plus a thin executable built from the directory's main.cpp.
+function(viber_add_hook name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  string(REPLACE "-" "_" lib "${name}")
+  add_library(${lib} STATIC ${ARG_SOURCES})
+  target_link_libraries(${lib} PUBLIC viber_common ${ARG_LIBS})
+  add_executable(${name} main.cpp)
+  target_link_libraries(${name} PRIVATE ${lib})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+  if(VIBER_STATIC)
+    target_link_options(${name} PRIVATE -static)
+  endif()
+  install(TARGETS ${name} DESTINATION hooks/bin)
+  set_property(GLOBAL APPEND PROPERTY VIBER_HOOK_LIBS ${lib})
+  set_property(GLOBAL APPEND PROPERTY VIBER_HOOK_BINS ${name})
+endfunction()

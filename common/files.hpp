@@ -1,0 +1,31 @@
+// files.hpp: reading files a hook does not control without ever blocking on them.
+#pragma once
+
+#include <cstddef>
+#include <ctime>
+#include <optional>
+#include <string>
+
+namespace viber {
+
+// True when `path` names a regular file (symlinks followed). FIFOs, directories, devices and
+// dangling links are not.
+bool is_regular_file(const std::string& path);
+
+// True when `path` names a directory (symlinks followed).
+bool is_directory(const std::string& path);
+
+// Opens `path` only when it is a regular file (checked on the opened descriptor, opened
+// non-blocking so a FIFO swapped in never blocks) and returns its bytes; nullopt when it is not a
+// regular file, cannot be read, or holds more than `max_bytes`.
+std::optional<std::string> read_regular_file(const std::string& path,
+                                             std::size_t max_bytes = std::size_t{64} << 20);
+
+// Opens `path` for streaming when it is a regular file; returns the descriptor or -1.
+// The caller closes it.
+int open_regular_file(const std::string& path);
+
+// Modification time of a regular file, in whole seconds since the epoch.
+std::optional<std::time_t> mtime_seconds(const std::string& path);
+
+} // namespace viber

@@ -1,0 +1,32 @@
+// git.cpp: the git top level of a directory, found without starting a process.
+#include "common/git.hpp"
+
+#include <boost/filesystem/operations.hpp>
+#include <boost/filesystem/path.hpp>
+
+#include <sys/stat.h>
+
+namespace viber {
+
+namespace fs = boost::filesystem;
+
+std::optional<std::string> git_top_level(const std::string& dir) {
+    if (dir.empty()) return std::nullopt;
+    boost::system::error_code ec;
+    fs::path at = fs::absolute(fs::path(dir), ec);
+    if (ec) return std::nullopt;
+    at = at.lexically_normal();
+    for (;;) {
+        struct stat st {};
+        const fs::path marker = at / ".git";
+        if (::lstat(marker.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
+            std::string top = at.string();
+            while (top.size() > 1 && top.back() == '/') top.pop_back();
+            return top;
+        }
+        if (!at.has_parent_path() || at.parent_path() == at) return std::nullopt;
+        at = at.parent_path();
+    }
+}
+
+} // namespace viber

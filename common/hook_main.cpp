@@ -1,0 +1,84 @@
+// hook_main.cpp: tool mode and the fail-open hook mode shared by every binary.
+#include "common/hook_main.hpp"
+
+#include "common/output.hpp"
+#include "common/payload.hpp"
+#include "common/plugin_paths.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <csignal>
+#include <iostream>
+#include <unistd.h>
+
+namespace viber {
+
+namespace po = boost::program_options;
+
+std::string_view suite_version() { return VIBER_VERSION; }
+
+namespace {
+
+int tool_mode(int argc, char** argv, const HookInfo& info) {
+    po::options_description options("Options");
+    options.add_options()("help,h", "print this help and the hook's contract")(
+        "version,V", "print the suite version");
+    const auto usage = [&](std::ostream& out) {
+        out << "usage: " << info.name << " [--help | --version]\n"
+            << "With no arguments " << info.name
+            << " runs as a Claude Code hook: JSON payload on stdin, at most one JSON line on "
+               "stdout, exit 0.\n\n"
+            << info.contract << "\n\n"
+            << options;
+    };
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+        po::notify(vm);
+        if (vm.count("help")) {
+            usage(std::cout);
+            return 0;
+        }
+        if (vm.count("version")) {
+            std::cout << info.name << " (viber-hooks) " << suite_version() << "\n";
+            return 0;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << info.name << ": " << e.what() << "\n";
+    } catch (...) {
+    }
+    usage(std::cerr);
+    return 1;
+}
+
+void answer(const std::optional<boost::json::value>& value) {
+    if (value) write_stdout(to_line(*value));
+}
+
+} // namespace
+
+int hook_main(int argc, char** argv, const HookInfo& info) {
+    // A reader that goes away must not kill the hook with SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+    if (argc > 1) {
+        try {
+            return tool_mode(argc, argv, info);
+        } catch (...) {
+            return 1;
+        }
+    }
+    set_argv0(argc > 0 ? argv[0] : nullptr);
+    try {
+        const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
+        answer(info.run(stdin_bytes));
+        return 0;
+    } catch (...) {
+    }
+    try {
+        if (info.fail_open != nullptr) answer(info.fail_open(std::nullopt));
+    } catch (...) {
+    }
+    return 0;
+}
+
+} // namespace viber

@@ -1,0 +1,43 @@
+// payload.hpp: the bounded stdin reader and top-level key access on the hook payload.
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace viber {
+
+// Bounds on reading stdin: a hook must answer inside Claude Code's 10 s timeout even when the
+// writer holds the pipe open, and must not grow without limit on a runaway payload.
+struct StdinLimits {
+    std::size_t max_bytes = std::size_t{64} << 20;
+    std::chrono::milliseconds idle{2000};
+    std::chrono::milliseconds total{8000};
+};
+
+// Reads file descriptor `fd` to EOF within `limits`. Returns the bytes with a leading UTF-8 BOM
+// removed, or nullopt when the cap or a time bound was hit or the read failed: the caller fails
+// open on nullopt.
+std::optional<std::string> read_bounded(int fd, const StdinLimits& limits = {});
+
+// Removes one leading UTF-8 byte-order mark.
+std::string_view strip_bom(std::string_view bytes);
+
+// Parses `bytes` as one JSON value and returns it when it is an object; nullopt for anything
+// else (empty, not JSON, an array, trailing garbage, nesting deeper than the cap).
+std::optional<boost::json::object> parse_object(std::string_view bytes);
+
+// Top-level key access. A key that only appears inside some string value never counts, because
+// only the parsed object's own members are looked at.
+std::optional<std::string_view> string_field(const boost::json::object& obj, std::string_view key);
+bool is_true(const boost::json::object& obj, std::string_view key);
+
+// True when `needle` occurs in `haystack` (memmem): the cheap test that lets a guard dismiss a
+// payload without parsing it.
+bool contains(std::string_view haystack, std::string_view needle);
+
+} // namespace viber

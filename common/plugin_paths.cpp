@@ -1,0 +1,47 @@
+// plugin_paths.cpp: the one rule every binary uses to find a file of the plugin tree (SPEC §1).
+#include "common/plugin_paths.hpp"
+
+#include "common/files.hpp"
+
+#include <boost/filesystem/operations.hpp>
+#include <boost/filesystem/path.hpp>
+
+#include <cstdlib>
+
+namespace viber {
+
+namespace fs = boost::filesystem;
+
+namespace {
+// argv[0] of this process, recorded by hook_main; the fallback when /proc/self/exe fails.
+const char* g_argv0 = nullptr;
+} // namespace
+
+void set_argv0(const char* argv0) { g_argv0 = argv0; }
+
+std::string executable_dir() {
+    boost::system::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (ec || exe.empty()) {
+        if (g_argv0 == nullptr || *g_argv0 == '\0') return ".";
+        exe = fs::absolute(fs::path(g_argv0), ec);
+        if (ec) return ".";
+        fs::path real = fs::canonical(exe, ec);
+        if (!ec) exe = real;
+    }
+    return exe.parent_path().string();
+}
+
+std::string plugin_file(std::string_view rel, const char* plugin_root_env, const std::string& exe_dir) {
+    if (plugin_root_env != nullptr && *plugin_root_env != '\0') {
+        std::string candidate = std::string(plugin_root_env) + "/" + std::string(rel);
+        if (is_regular_file(candidate)) return candidate;
+    }
+    return exe_dir + "/../../" + std::string(rel);
+}
+
+std::string plugin_file(std::string_view rel) {
+    return plugin_file(rel, std::getenv("CLAUDE_PLUGIN_ROOT"), executable_dir());
+}
+
+} // namespace viber

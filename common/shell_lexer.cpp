@@ -1,0 +1,1 @@
+// shell_lexer.cpp: placeholder.

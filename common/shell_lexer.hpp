@@ -1,0 +1,78 @@
+// shell_lexer.hpp: finds every command a shell command line would run (SPEC §7), for the guards.
+//
+// The lexer reads POSIX/bash syntax far enough to answer one question exactly: which words stand
+// in command position, with which arguments and redirections. It sees through quotes and escapes,
+// $(…), backticks and process substitutions (recursively), subshells, { …; } groups, function
+// bodies, reserved words, assignments, path prefixes, the wrappers of SPEC §7 (sudo, env, command,
+// builtin, exec, nohup, time, nice, timeout, stdbuf, xargs) and the strings given to
+// `bash|sh|zsh|dash|ksh -c`, `eval` and `env -S`. Heredoc bodies and comments are data.
+// It is linear in the input (each recursion level re-reads at most its own text, and the depth is
+// capped) and never throws past `analyze`.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace viber::shell {
+
+// One word after quote removal. Expansions stay as written: `$x` is the text "$x".
+struct Word {
+    std::string text;
+    bool quoted = false;           // some part was quoted ('…', "…", $'…') or backslash-escaped
+    bool has_substitution = false; // holds $(…) or `…` unquoted or inside double quotes
+};
+
+enum class RedirectKind {
+    output,                  // >    N>
+    append,                  // >>   N>>
+    clobber,                 // >|   N>|
+    output_and_error,        // &>   and >&WORD where WORD is not a number or `-`
+    append_output_and_error, // &>>
+    duplicate_output,        // >&N  N>&M  >&-  N>&-  (target is a number or "-")
+    input,                   // <    N<
+    duplicate_input,         // <&N
+    read_write,              // <>
+    heredoc,                 // <<   <<-   (target is the delimiter; the body is data)
+    herestring,              // <<<
+};
+
+struct Redirect {
+    int fd = -1; // explicit descriptor number before the operator, -1 when none was written
+    RedirectKind kind = RedirectKind::output;
+    Word target; // the file, the descriptor number, "-", or the heredoc delimiter
+};
+
+// A command the shell would run, wrappers seen through. A wrapper is itself listed (with
+// is_wrapper set) and its operand follows as its own Invocation.
+struct Invocation {
+    std::string name;                // command word without quotes and path prefix: "/usr/bin/pkill" -> "pkill"
+    Word command_word;               // the command word as lexed
+    std::vector<Word> args;          // the words after the command word
+    std::vector<Redirect> redirects; // the redirections of its simple command
+    bool is_wrapper = false;         // sudo, env, xargs, bash -c …: runs a command listed after it
+    bool via_xargs = false;          // run by xargs: directly, through wrappers, or inside a -c string xargs runs
+    bool stdin_from_pipe = false;    // not the first command of a pipeline
+    bool stdin_from_heredoc = false; // its simple command has a << or <<< redirection
+    unsigned depth = 0;              // 0 at top level; +1 per $(…), `…`, <(…), >(…), -c string, eval
+};
+
+struct Analysis {
+    std::vector<Invocation> invocations; // every command run, in document order, at every depth
+    std::vector<Redirect> redirects;     // every redirection at every depth, compound commands included
+    std::size_t chain_operators = 0;     // unquoted `;`, `;;`, `&&`, `||` at every depth (a newline, `|`, `&` are not)
+    bool complete = true;                // false when the depth cap was passed: callers fail open
+};
+
+struct Options {
+    unsigned max_depth = 32;
+};
+
+// Analyzes `command`. Never throws (an internal failure returns complete == false).
+Analysis analyze(std::string_view command, const Options& options = {});
+
+// "/usr/bin/pkill" -> "pkill", "./x" -> "x".
+std::string_view strip_path_prefix(std::string_view word);
+
+} // namespace viber::shell

@@ -1,0 +1,1 @@
+// kill_guard.cpp: placeholder until the hook lands.

@@ -1,0 +1,1 @@
+// plan_gate.cpp: placeholder until the hook lands.

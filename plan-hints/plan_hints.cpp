@@ -1,0 +1,1 @@
+// plan_hints.cpp: placeholder until the hook lands.

@@ -1,0 +1,1 @@
+// session_start.cpp: placeholder until the hook lands.

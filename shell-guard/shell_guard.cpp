@@ -1,0 +1,1 @@
+// shell_guard.cpp: placeholder until the hook lands.

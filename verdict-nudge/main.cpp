@@ -1,0 +1,6 @@
+// main.cpp: placeholder until the hook lands.
+#include "common/hook_main.hpp"
+namespace {
+std::optional<boost::json::value> run(const std::optional<std::string>&) { return std::nullopt; }
+} // namespace
+int main(int argc, char** argv) { return viber::hook_main(argc, argv, {"verdict-nudge", "placeholder", run, nullptr}); }

@@ -1,0 +1,1 @@
+// verdict_nudge.cpp: placeholder until the hook lands.
