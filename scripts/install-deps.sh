@@ -6,7 +6,7 @@
 set -eu
 
 packages=(
-  g++ cmake ninja-build make
+  g++ cmake ninja-build make strace
   libboost-json1.81-dev
   libboost-program-options1.81-dev
   libboost-filesystem1.81-dev

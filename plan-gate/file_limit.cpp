@@ -1,0 +1,1 @@
+// file_limit.cpp: placeholder.

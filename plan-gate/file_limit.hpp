@@ -1,0 +1,24 @@
+// file_limit.hpp: the plain plan file limit (SPEC §4.3).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace viber::plan_gate {
+
+inline constexpr std::size_t plain_plan_file_limit = 8;
+
+// The distinct repository files a plan names, in first-seen order, each in its canonical
+// spelling. `root` is the git top level of cwd, else cwd; `plan_path` is the plan's own path.
+std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
+                                    const std::string& plan_path);
+
+// nullopt when the plan names at most 8 files; else the deny reason (opens
+// "Next step: narrow the plan.").
+std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,
+                                              std::string_view plan_name);
+
+} // namespace viber::plan_gate

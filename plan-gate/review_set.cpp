@@ -1,0 +1,1 @@
+// review_set.cpp: placeholder.
