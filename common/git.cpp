@@ -3,7 +3,6 @@
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/filesystem/path.hpp>
-
 #include <sys/stat.h>
 
 namespace viber {
@@ -12,10 +11,15 @@ namespace fs = boost::filesystem;
 
 std::optional<std::string> git_top_level(const std::string& dir) {
     if (dir.empty()) return std::nullopt;
+    // `/repo/` and `/repo` are one directory: without this, normalizing `/repo/` leaves `/repo/.`
+    // and the top level would be spelled with that dot.
+    std::string trimmed = dir;
+    while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
     boost::system::error_code ec;
-    fs::path at = fs::absolute(fs::path(dir), ec);
+    fs::path at = fs::absolute(fs::path(trimmed), ec);
     if (ec) return std::nullopt;
     at = at.lexically_normal();
+    while (at.filename() == "." && at.has_parent_path()) at = at.parent_path();
     for (;;) {
         struct stat st {};
         const fs::path marker = at / ".git";

@@ -6,8 +6,8 @@
 #include "common/plugin_paths.hpp"
 
 #include <boost/program_options.hpp>
-
 #include <csignal>
+#include <exception>
 #include <iostream>
 #include <unistd.h>
 
@@ -15,7 +15,9 @@ namespace viber {
 
 namespace po = boost::program_options;
 
-std::string_view suite_version() { return VIBER_VERSION; }
+std::string_view suite_version() {
+    return VIBER_VERSION;
+}
 
 namespace {
 
@@ -28,12 +30,17 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
             << "With no arguments " << info.name
             << " runs as a Claude Code hook: JSON payload on stdin, at most one JSON line on "
                "stdout, exit 0.\n\n"
+            << "Contract:\n"
             << info.contract << "\n\n"
             << options;
     };
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+        // No positional arguments at all: `--version extra` is a bad argument, not a version.
+        const po::positional_options_description no_positionals;
+        po::store(
+            po::command_line_parser(argc, argv).options(options).positional(no_positionals).run(),
+            vm);
         po::notify(vm);
         if (vm.count("help")) {
             usage(std::cout);

@@ -2,7 +2,6 @@
 #include "common/output.hpp"
 
 #include <boost/json/serialize.hpp>
-
 #include <cerrno>
 #include <unistd.h>
 
@@ -22,9 +21,13 @@ json::value pretool(std::string_view decision, std::optional<std::string_view> r
 }
 } // namespace
 
-json::value pretool_allow() { return pretool("allow", std::nullopt); }
+json::value pretool_allow() {
+    return pretool("allow", std::nullopt);
+}
 
-json::value pretool_deny(std::string_view reason) { return pretool("deny", reason); }
+json::value pretool_deny(std::string_view reason) {
+    return pretool("deny", reason);
+}
 
 json::value additional_context(std::string_view event, std::string_view context) {
     json::object inner;
@@ -35,7 +38,8 @@ json::value additional_context(std::string_view event, std::string_view context)
     return outer;
 }
 
-json::value session_start(std::optional<std::string_view> context, std::string_view system_message) {
+json::value session_start(std::optional<std::string_view> context,
+                          std::string_view system_message) {
     json::object inner;
     inner["hookEventName"] = "SessionStart";
     if (context) inner["additionalContext"] = *context;

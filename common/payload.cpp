@@ -1,9 +1,9 @@
 // payload.cpp: the bounded stdin reader and top-level key access on the hook payload.
 #include "common/payload.hpp"
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <poll.h>
@@ -25,7 +25,8 @@ std::optional<std::string> read_bounded(int fd, const StdinLimits& limits) {
     const auto total_deadline = Clock::now() + limits.total;
     char buffer[64 * 1024];
     for (;;) {
-        const int wait = std::min(static_cast<int>(limits.idle.count()), remaining_ms(total_deadline));
+        const int wait =
+            std::min(static_cast<int>(limits.idle.count()), remaining_ms(total_deadline));
         pollfd pfd{fd, POLLIN, 0};
         const int ready = ::poll(&pfd, 1, wait);
         if (ready < 0) {

@@ -5,7 +5,6 @@
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/filesystem/path.hpp>
-
 #include <cstdlib>
 
 namespace viber {
@@ -17,7 +16,9 @@ namespace {
 const char* g_argv0 = nullptr;
 } // namespace
 
-void set_argv0(const char* argv0) { g_argv0 = argv0; }
+void set_argv0(const char* argv0) {
+    g_argv0 = argv0;
+}
 
 std::string executable_dir() {
     boost::system::error_code ec;
@@ -32,12 +33,23 @@ std::string executable_dir() {
     return exe.parent_path().string();
 }
 
-std::string plugin_file(std::string_view rel, const char* plugin_root_env, const std::string& exe_dir) {
+std::string plugin_file(std::string_view rel, const char* plugin_root_env,
+                        const std::string& exe_dir) {
     if (plugin_root_env != nullptr && *plugin_root_env != '\0') {
         std::string candidate = std::string(plugin_root_env) + "/" + std::string(rel);
         if (is_regular_file(candidate)) return candidate;
     }
     return exe_dir + "/../../" + std::string(rel);
+}
+
+std::string plugin_root() {
+    const char* env = std::getenv("CLAUDE_PLUGIN_ROOT");
+    if (env != nullptr && *env != '\0') {
+        std::string root = env;
+        while (root.size() > 1 && root.back() == '/') root.pop_back();
+        return root;
+    }
+    return (fs::path(executable_dir()) / ".." / "..").lexically_normal().string();
 }
 
 std::string plugin_file(std::string_view rel) {

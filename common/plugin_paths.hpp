@@ -21,6 +21,11 @@ std::string plugin_file(std::string_view rel);
 // The same rule with the inputs given, for tests.
 std::string plugin_file(std::string_view rel, const char* plugin_root_env, const std::string& exe_dir);
 
+// The plugin root: CLAUDE_PLUGIN_ROOT when set and non-empty (trailing slashes dropped), else
+// <dir>/../.. of the running executable, normalized. For naming plugin directories such as
+// `references/` in messages.
+std::string plugin_root();
+
 // Directory of the running executable (set once by hook_main from argv[0] as the fallback).
 std::string executable_dir();
 void set_argv0(const char* argv0);

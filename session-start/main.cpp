@@ -1,6 +1,24 @@
-// main.cpp: placeholder until the hook lands.
+// main.cpp: the session-start hook (SessionStart, matcher startup|clear|compact).
+//
+// Contract:
+//   argv    none: hook mode. --help, --version: tool mode (exit 0); any other argument: usage on
+//           stderr, exit 1.
+//   cwd     not used; the payload's `cwd` names the project.
+//   env     CLAUDE_PLUGIN_ROOT: its last segment is the version in the banner (`dev` when unset or
+//           empty), and it is where plugin files are looked for first (SPEC §1).
+//   reads   hooks/content/manifest.md and skills/setup/templates/viber.yml (SPEC §1 rule), the
+//           project's .claude/viber.yml (git top level of `cwd` when it has one there, else `cwd`);
+//           regular files only, never blocking on a FIFO.
+//   stdin   the SessionStart payload, drained (64 MiB, 2 s idle, 8 s total); only `cwd` is used.
+//   stdout  one line: {"hookSpecificOutput":{"hookEventName":"SessionStart"[,"additionalContext":
+//           <manifest.md, trailing newlines cut>]},"systemMessage":"viber loaded <version>[ -
+//           <schema note>][ - manifest.md has <n> characters, over the 10000 Claude Code keeps]"}.
+//           Always printed: a bad payload only means no `cwd`.
+//   exit    0, always.
 #include "common/hook_main.hpp"
-namespace {
-std::optional<boost::json::value> run(const std::optional<std::string>&) { return std::nullopt; }
-} // namespace
-int main(int argc, char** argv) { return viber::hook_main(argc, argv, {"session-start", "placeholder", run, nullptr}); }
+#include "session-start/session_start.hpp"
+
+int main(int argc, char** argv) {
+    namespace hook = viber::session_start_hook;
+    return viber::hook_main(argc, argv, {"session-start", hook::contract, hook::run, hook::run});
+}

@@ -1,6 +1,22 @@
-// main.cpp: placeholder until the hook lands.
+// main.cpp: the verdict-nudge hook (SubagentStop).
+//
+// Contract:
+//   argv    none: hook mode. --help, --version: tool mode (exit 0); any other argument: usage on
+//           stderr, exit 1.
+//   cwd     not used.
+//   env     not used.
+//   reads   nothing but stdin: no file is opened and no process started.
+//   stdin   the SubagentStop payload (64 MiB, 2 s idle, 8 s total); bytes without `viber:` are
+//           dismissed unparsed. Used: agent_type, stop_hook_active, last_assistant_message.
+//   stdout  {"decision":"block","reason":<one fixed instruction>} when agent_type starts `viber:`
+//           and is none of viber:scout, viber:mapper, viber:hunter, stop_hook_active is not true,
+//           last_assistant_message is a non-empty string and none of its lines matches
+//           ^[ \t`*-]*(VERDICT|AUDIT): ; else nothing.
+//   exit    0, always.
 #include "common/hook_main.hpp"
-namespace {
-std::optional<boost::json::value> run(const std::optional<std::string>&) { return std::nullopt; }
-} // namespace
-int main(int argc, char** argv) { return viber::hook_main(argc, argv, {"verdict-nudge", "placeholder", run, nullptr}); }
+#include "verdict-nudge/verdict_nudge.hpp"
+
+int main(int argc, char** argv) {
+    namespace hook = viber::verdict_nudge;
+    return viber::hook_main(argc, argv, {"verdict-nudge", hook::contract, hook::run, nullptr});
+}

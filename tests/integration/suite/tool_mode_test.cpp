@@ -1,0 +1,80 @@
+// tool_mode_test.cpp: every binary's tool mode (SPEC §2): --help, --version (one suite version),
+// and a bad argument exiting 1 with usage on stderr, never 2.
+#define BOOST_TEST_MODULE integration_tool_mode
+#include "support/process.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <string>
+#include <vector>
+
+using viber::testing::hook_binary;
+using viber::testing::RunOptions;
+using viber::testing::RunResult;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::vector<std::string> binaries = {"plan-gate",   "plan-hints",    "kill-guard",
+                                           "shell-guard", "verdict-nudge", "session-start"};
+
+RunResult tool(const std::string& binary, std::vector<std::string> args) {
+    RunOptions options;
+    options.args = std::move(args);
+    options.timeout = 10s; // a hang guard: tool mode never reads stdin
+    return viber::testing::run_process(hook_binary(binary), options);
+}
+
+std::string last_word(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text.substr(text.find_last_of(' ') + 1);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(help_prints_usage_and_the_contract) {
+    for (const auto& binary : binaries) {
+        BOOST_TEST_CONTEXT(binary) {
+            for (const char* flag : {"--help", "-h"}) {
+                const RunResult result = tool(binary, {flag});
+                BOOST_TEST(result.exit_code == 0);
+                BOOST_TEST(result.out.find("usage: " + binary) != std::string::npos);
+                const std::size_t contract = result.out.find("Contract:\n");
+                BOOST_TEST_REQUIRE(contract != std::string::npos);
+                // The contract itself: a non-empty line right after the heading.
+                const std::size_t first = contract + std::string_view("Contract:\n").size();
+                BOOST_TEST(result.out.find('\n', first) > first);
+                BOOST_TEST(result.err.empty());
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(version_is_the_project_version_from_every_binary) {
+    for (const auto& binary : binaries) {
+        BOOST_TEST_CONTEXT(binary) {
+            for (const char* flag : {"--version", "-V"}) {
+                const RunResult result = tool(binary, {flag});
+                BOOST_TEST(result.exit_code == 0);
+                BOOST_TEST(result.out == binary + " (viber-hooks) " VIBER_VERSION "\n");
+                BOOST_TEST(last_word(result.out) == VIBER_VERSION);
+                BOOST_TEST(result.err.empty());
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_argument_exits_1_with_usage_on_stderr) {
+    const std::vector<std::vector<std::string>> bad = {
+        {"--bogus"}, {"-x"}, {"extra"}, {"--help=yes"}, {"--version", "extra"}, {"--"}, {""}};
+    for (const auto& binary : binaries) {
+        for (const auto& args : bad) {
+            BOOST_TEST_CONTEXT(binary << " " << (args.empty() ? "" : args.front())) {
+                const RunResult result = tool(binary, args);
+                BOOST_TEST(result.exit_code == 1);
+                BOOST_TEST(result.exit_code != 2);
+                BOOST_TEST(result.out.empty());
+                BOOST_TEST(result.err.find("usage: " + binary) != std::string::npos);
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+// verdict_nudge_test.cpp: the verdict-nudge binary run as Claude Code runs it (SPEC §9 and the
+// fail-open matrix of §2), and a trace showing a call for no viber agent opens no file and starts
+// no process.
+#define BOOST_TEST_MODULE integration_verdict_nudge
+#include "support/process.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
+#include <boost/json/value.hpp>
+#include <boost/test/unit_test.hpp>
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace json = boost::json;
+using viber::testing::hook_binary;
+using viber::testing::RunOptions;
+using viber::testing::RunResult;
+using viber::testing::ScratchDir;
+using viber::testing::StdinMode;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct IgnoreSigpipe {
+    IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+};
+
+RunResult run(const std::string& stdin_bytes, StdinMode mode = StdinMode::bytes) {
+    RunOptions options;
+    options.stdin_bytes = stdin_bytes;
+    options.stdin_mode = mode;
+    options.timeout = 10s; // a hang guard, not a speed assertion
+    return viber::testing::run_process(hook_binary("verdict-nudge"), options);
+}
+
+std::string stop(std::string_view agent_type, const json::value& message,
+                 const json::value& active = false) {
+    json::object payload{{"session_id", "s"},        {"transcript_path", "/nonexistent/t.jsonl"},
+                         {"cwd", "/repo"},           {"hook_event_name", "SubagentStop"},
+                         {"agent_type", agent_type}, {"stop_hook_active", active}};
+    if (!message.is_null()) payload["last_assistant_message"] = message;
+    return json::serialize(payload);
+}
+
+void expect_exit_0(const RunResult& result) {
+    BOOST_TEST(!result.timed_out);
+    BOOST_TEST(result.signal == 0);
+    BOOST_TEST(result.exit_code == 0);
+}
+
+// A block: one line, the fixed instruction naming both markers.
+void expect_block(const RunResult& result) {
+    expect_exit_0(result);
+    BOOST_REQUIRE(!result.out.empty());
+    BOOST_TEST(result.out.find('\n') == result.out.size() - 1);
+    const json::value answer = json::parse(result.out);
+    BOOST_REQUIRE(answer.is_object());
+    BOOST_TEST(answer.as_object().size() == 2u);
+    BOOST_TEST(answer.at("decision").as_string() == "block");
+    const std::string reason(answer.at("reason").as_string());
+    BOOST_TEST(reason.find("`VERDICT:`") != std::string::npos);
+    BOOST_TEST(reason.find("`AUDIT:`") != std::string::npos);
+}
+
+void expect_nothing(const RunResult& result) {
+    expect_exit_0(result);
+    BOOST_TEST(result.out.empty());
+}
+
+std::string report_of(std::size_t bytes) {
+    std::string text;
+    for (int i = 0; text.size() < bytes; ++i)
+        text += "- finding " + std::to_string(i) +
+                ": `src/a.ts` VERDICT-like text, not a verdict line\n";
+    return text;
+}
+
+} // namespace
+
+BOOST_TEST_GLOBAL_FIXTURE(IgnoreSigpipe);
+
+BOOST_AUTO_TEST_SUITE(rules)
+
+BOOST_AUTO_TEST_CASE(a_viber_stop_without_a_verdict_line_is_blocked) {
+    expect_block(run(stop("viber:task-coder", "Implemented the parser.")));
+}
+
+BOOST_AUTO_TEST_CASE(the_instruction_is_fixed) {
+    const RunResult a = run(stop("viber:task-coder", "x"));
+    const RunResult b = run(stop("viber:planner-review", "a different message\nwith lines"));
+    expect_block(a);
+    BOOST_TEST(a.out == b.out);
+}
+
+BOOST_AUTO_TEST_CASE(a_verdict_line_in_any_dressing_passes) {
+    for (const auto* message :
+         {"Done.\nVERDICT: PASS", "Done.\n- **VERDICT: PASS**\n", "`VERDICT: FAIL`",
+          "notes\r\n  \t* VERDICT: DENIED\r\n", "AUDIT: 2 findings", "x\n-`AUDIT: clean`"})
+        expect_nothing(run(stop("viber:task-reviewer", message)));
+}
+
+BOOST_AUTO_TEST_CASE(a_verdict_not_opening_a_line_is_blocked) {
+    expect_block(run(stop("viber:task-reviewer", "The VERDICT: PASS is below.\n> VERDICT: PASS")));
+}
+
+BOOST_AUTO_TEST_CASE(scout_mapper_and_hunter_pass) {
+    for (const auto* agent : {"viber:scout", "viber:mapper", "viber:hunter"})
+        expect_nothing(run(stop(agent, "map written: .temp/viber/map.md")));
+}
+
+BOOST_AUTO_TEST_CASE(agents_outside_viber_pass) {
+    expect_nothing(run(stop("general-purpose", "no verdict here")));
+    expect_nothing(run(stop("acme:task-coder", "mentions viber: but is not one")));
+}
+
+BOOST_AUTO_TEST_CASE(stop_hook_active_true_passes) {
+    expect_nothing(run(stop("viber:task-coder", "no verdict", true)));
+}
+
+BOOST_AUTO_TEST_CASE(stop_hook_active_not_json_true_blocks) {
+    expect_block(run(stop("viber:task-coder", "no verdict", "true")));
+}
+
+BOOST_AUTO_TEST_CASE(no_final_message_passes) {
+    expect_nothing(run(stop("viber:task-coder", "")));
+    expect_nothing(run(stop("viber:task-coder", nullptr)));
+    expect_nothing(run(stop("viber:task-coder", json::array{"VERDICT"})));
+}
+
+BOOST_AUTO_TEST_CASE(a_key_quoted_in_a_string_never_counts) {
+    expect_nothing(run(stop("general-purpose", R"(quoted: {"agent_type":"viber:task-coder"})")));
+}
+
+BOOST_AUTO_TEST_CASE(a_5_mb_message_without_a_verdict_line_is_blocked) {
+    expect_block(run(stop("viber:final-reviewer", json::string(report_of(5u << 20)))));
+}
+
+BOOST_AUTO_TEST_CASE(a_5_mb_message_ending_in_a_verdict_line_passes) {
+    expect_nothing(
+        run(stop("viber:final-reviewer", json::string(report_of(5u << 20) + "VERDICT: PASS\n"))));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(fail_open)
+
+BOOST_AUTO_TEST_CASE(empty_stdin) {
+    expect_nothing(run(""));
+}
+
+BOOST_AUTO_TEST_CASE(not_json) {
+    expect_nothing(run("agent_type=viber:task-coder last_assistant_message=x"));
+}
+
+BOOST_AUTO_TEST_CASE(a_json_array) {
+    expect_nothing(run("[" + stop("viber:task-coder", "x") + "]"));
+}
+
+BOOST_AUTO_TEST_CASE(truncated_json) {
+    const std::string payload = stop("viber:task-coder", "x");
+    expect_nothing(run(payload.substr(0, payload.size() - 1)));
+}
+
+BOOST_AUTO_TEST_CASE(a_20_mb_payload_still_decides) {
+    expect_block(run(stop("viber:task-coder", json::string(std::string(20u << 20, 'x')))));
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_past_the_64_mib_cap_prints_nothing) {
+    expect_nothing(run(stop("viber:task-coder", json::string(std::string(65u << 20, 'x')))));
+}
+
+BOOST_AUTO_TEST_CASE(a_bom_payload_still_decides) {
+    expect_block(run("\xEF\xBB\xBF" + stop("viber:task-coder", "x")));
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_still_decides) {
+    expect_block(
+        run("{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"done \xFF\xFE\"}"));
+    expect_nothing(run("{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":"
+                       "\"\xFF\\nVERDICT: PASS\"}"));
+}
+
+BOOST_AUTO_TEST_CASE(stdin_held_open_with_no_data_answers_after_the_idle_bound) {
+    const RunResult result = run("", StdinMode::held_open);
+    expect_nothing(result);
+    BOOST_TEST(result.seconds >= 1.5);
+    BOOST_TEST(result.seconds < 9.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_with_stdin_held_open_fails_open) {
+    const RunResult result = run(stop("viber:task-coder", "x"), StdinMode::held_open);
+    expect_nothing(result);
+    BOOST_TEST(result.seconds >= 1.5);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(no_work_for_other_agents)
+
+// What a traced process did once it had started reading its stdin: every file it opened and every
+// program it started from then on. The loader's opens of shared libraries come before that point
+// and are the build's, not the hook's.
+struct Trace {
+    std::vector<std::string> opens_after_stdin;
+    std::vector<std::string> execs; // every execve, the traced program's own first
+    bool read_stdin = false;
+};
+
+Trace trace(const std::vector<std::string>& command, const std::string& stdin_bytes) {
+    ScratchDir dir;
+    const std::string log = dir / "strace.log";
+    RunOptions options;
+    options.args = {"-f", "-qq", "-e", "trace=open,openat,execve,read", "-o", log};
+    options.args.insert(options.args.end(), command.begin(), command.end());
+    options.stdin_bytes = stdin_bytes;
+    // The leak checker reads /proc at exit under ASan; it is not the hook's work.
+    options.env["ASAN_OPTIONS"] = "detect_leaks=0";
+    options.timeout = 10s;
+    const RunResult result = viber::testing::run_process("/usr/bin/strace", options);
+    BOOST_REQUIRE_MESSAGE(result.exit_code == 0, "strace failed: " + result.err);
+    std::ifstream in(log);
+    Trace got;
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t call = line.find_first_not_of("0123456789 ");
+        if (call == std::string::npos) continue;
+        const std::string_view syscall = std::string_view(line).substr(call);
+        if (syscall.starts_with("execve(")) got.execs.push_back(line);
+        if (syscall.starts_with("read(0,")) got.read_stdin = true;
+        if (got.read_stdin && (syscall.starts_with("open(") || syscall.starts_with("openat(")))
+            got.opens_after_stdin.push_back(line);
+    }
+    return got;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::ostringstream out;
+    for (const auto& line : lines) out << line << "\n";
+    return out.str();
+}
+
+BOOST_AUTO_TEST_CASE(the_trace_sees_opens_and_execs_after_stdin) {
+    // The harness check: a program that reads stdin, then opens a file and starts a process.
+    const Trace got = trace({"/bin/sh", "-c", "read line; : < /dev/null; /bin/true"}, "x\n");
+    BOOST_TEST(got.read_stdin);
+    BOOST_TEST(!got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(got.execs.size() == 2u, joined(got.execs));
+}
+
+BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process) {
+    const Trace got =
+        trace({hook_binary("verdict-nudge")}, stop("general-purpose", "no verdict here"));
+    BOOST_TEST(got.read_stdin);
+    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
+}
+
+BOOST_AUTO_TEST_CASE(an_excluded_viber_agent_opens_no_file_and_starts_no_process) {
+    const Trace got = trace({hook_binary("verdict-nudge")}, stop("viber:scout", "map written: x"));
+    BOOST_TEST(got.read_stdin);
+    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

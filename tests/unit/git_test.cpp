@@ -1,0 +1,98 @@
+// git_test.cpp: the git top level of a directory, found by walking up for `.git`.
+#define BOOST_TEST_MODULE git
+#include "common/git.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/filesystem/operations.hpp>
+#include <boost/test/unit_test.hpp>
+#include <string>
+
+using viber::git_top_level;
+using viber::testing::ScratchDir;
+
+namespace {
+
+// The "no repository" cases only mean something when no ancestor of the scratch area is one.
+bool ancestors_hold_no_git(const std::string& dir) {
+    for (boost::filesystem::path at = dir; !at.empty(); at = at.parent_path()) {
+        if (boost::filesystem::exists(at / ".git")) return false;
+        if (at == at.parent_path()) break;
+    }
+    return true;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_git_directory_marks_the_top) {
+    ScratchDir repo;
+    repo.mkdir(".git");
+    const auto top = git_top_level(repo.path());
+    BOOST_REQUIRE(top);
+    BOOST_TEST(*top == repo.path());
+}
+
+BOOST_AUTO_TEST_CASE(a_git_file_marks_the_top) {
+    ScratchDir repo;
+    repo.write(".git", "gitdir: /elsewhere/.git/worktrees/w\n");
+    const auto top = git_top_level(repo.mkdir("src/deep"));
+    BOOST_REQUIRE(top);
+    BOOST_TEST(*top == repo.path());
+}
+
+BOOST_AUTO_TEST_CASE(a_subdirectory_walks_up) {
+    ScratchDir repo;
+    repo.mkdir(".git");
+    const auto top = git_top_level(repo.mkdir("a/b/c"));
+    BOOST_REQUIRE(top);
+    BOOST_TEST(*top == repo.path());
+}
+
+BOOST_AUTO_TEST_CASE(the_nearest_repository_wins) {
+    ScratchDir repo;
+    repo.mkdir(".git");
+    repo.write("vendor/lib/.git", "gitdir: ../../.git/modules/lib\n");
+    const auto inner = git_top_level(repo.mkdir("vendor/lib/src"));
+    BOOST_REQUIRE(inner);
+    BOOST_TEST(*inner == repo / "vendor/lib");
+    const auto outer = git_top_level(repo.mkdir("vendor/other"));
+    BOOST_REQUIRE(outer);
+    BOOST_TEST(*outer == repo.path());
+}
+
+BOOST_AUTO_TEST_CASE(no_repository_is_none) {
+    ScratchDir dir;
+    BOOST_REQUIRE(ancestors_hold_no_git(dir.path()));
+    BOOST_TEST(!git_top_level(dir.path()));
+    BOOST_TEST(!git_top_level(dir.mkdir("a/b")));
+}
+
+BOOST_AUTO_TEST_CASE(a_git_entry_of_another_kind_is_no_marker) {
+    ScratchDir dir;
+    BOOST_REQUIRE(ancestors_hold_no_git(dir.path()));
+    BOOST_REQUIRE(::symlink((dir / "missing").c_str(), (dir / ".git").c_str()) == 0);
+    BOOST_TEST(!git_top_level(dir.path()));
+}
+
+BOOST_AUTO_TEST_CASE(a_trailing_slash_is_ignored) {
+    ScratchDir repo;
+    repo.mkdir(".git");
+    const auto top = git_top_level(repo.path() + "/");
+    BOOST_REQUIRE(top);
+    BOOST_TEST(*top == repo.path());
+    const auto from_sub = git_top_level(repo.mkdir("sub") + "//");
+    BOOST_REQUIRE(from_sub);
+    BOOST_TEST(*from_sub == repo.path());
+}
+
+BOOST_AUTO_TEST_CASE(dot_segments_are_normalized) {
+    ScratchDir repo;
+    repo.mkdir(".git");
+    repo.mkdir("a/b");
+    const auto top = git_top_level(repo.path() + "/a/./b/..");
+    BOOST_REQUIRE(top);
+    BOOST_TEST(*top == repo.path());
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_directory_name_is_none) {
+    BOOST_TEST(!git_top_level(""));
+}

@@ -1,0 +1,342 @@
+// payload_test.cpp: the bounded stdin reader, BOM stripping, parsing and top-level key access.
+#define BOOST_TEST_MODULE payload
+#include "common/payload.hpp"
+#include "support/scratch.hpp"
+
+#include <atomic>
+#include <boost/json/value.hpp>
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+using viber::parse_object;
+using viber::read_bounded;
+using viber::StdinLimits;
+using viber::string_field;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A writer thread may outlive the reader it feeds (the cap was reached): its write must fail
+// with EPIPE, not kill the test.
+struct IgnoreSigpipe {
+    IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
+};
+
+// A pipe whose ends close with the object.
+struct Pipe {
+    int read_end = -1;
+    int write_end = -1;
+    Pipe() {
+        int fds[2];
+        BOOST_REQUIRE(::pipe(fds) == 0);
+        read_end = fds[0];
+        write_end = fds[1];
+    }
+    ~Pipe() {
+        close_read();
+        close_write();
+    }
+    void close_read() {
+        if (read_end >= 0) ::close(read_end);
+        read_end = -1;
+    }
+    void close_write() {
+        if (write_end >= 0) ::close(write_end);
+        write_end = -1;
+    }
+    void put(std::string_view bytes) const {
+        while (!bytes.empty()) {
+            const ssize_t put = ::write(write_end, bytes.data(), bytes.size());
+            BOOST_REQUIRE(put > 0);
+            bytes.remove_prefix(static_cast<std::size_t>(put));
+        }
+    }
+};
+
+// Reads `bytes` through a pipe closed after them, writing from a thread so a payload larger
+// than the pipe buffer does not deadlock.
+std::optional<std::string> read_through_pipe(const std::string& bytes,
+                                             const StdinLimits& limits = {}) {
+    Pipe pipe;
+    std::thread writer([&] {
+        std::string_view rest = bytes;
+        while (!rest.empty()) {
+            const ssize_t put = ::write(pipe.write_end, rest.data(), rest.size());
+            if (put <= 0) break; // the reader stopped (cap reached)
+            rest.remove_prefix(static_cast<std::size_t>(put));
+        }
+        pipe.close_write();
+    });
+    auto result = read_bounded(pipe.read_end, limits);
+    pipe.close_read(); // unblocks a writer the reader gave up on
+    writer.join();
+    return result;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string nested_arrays(int depth) {
+    return "{\"a\":" + std::string(static_cast<std::size_t>(depth), '[') +
+           std::string(static_cast<std::size_t>(depth), ']') + "}";
+}
+
+} // namespace
+
+BOOST_TEST_GLOBAL_FIXTURE(IgnoreSigpipe);
+
+BOOST_AUTO_TEST_SUITE(read_bounded_reader)
+
+BOOST_AUTO_TEST_CASE(reads_a_pipe_to_eof) {
+    const auto got = read_through_pipe("{\"cwd\":\"/repo\"}");
+    BOOST_REQUIRE(got);
+    BOOST_TEST(*got == "{\"cwd\":\"/repo\"}");
+}
+
+BOOST_AUTO_TEST_CASE(empty_pipe_is_empty_bytes_not_a_failure) {
+    const auto got = read_through_pipe("");
+    BOOST_REQUIRE(got);
+    BOOST_TEST(got->empty());
+}
+
+BOOST_AUTO_TEST_CASE(reads_a_payload_larger_than_the_pipe_buffer) {
+    const std::string big(3u << 20, 'x');
+    const auto got = read_through_pipe(big);
+    BOOST_REQUIRE(got);
+    BOOST_TEST(got->size() == big.size());
+    BOOST_TEST((*got == big));
+}
+
+BOOST_AUTO_TEST_CASE(reads_a_regular_file) {
+    viber::testing::ScratchDir dir;
+    const std::string path = dir.write("payload.json", "{\"a\":1}\n");
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    BOOST_REQUIRE(fd >= 0);
+    const auto got = read_bounded(fd);
+    ::close(fd);
+    BOOST_REQUIRE(got);
+    BOOST_TEST(*got == "{\"a\":1}\n");
+}
+
+BOOST_AUTO_TEST_CASE(strips_one_leading_bom) {
+    const auto got = read_through_pipe("\xEF\xBB\xBF{\"a\":1}");
+    BOOST_REQUIRE(got);
+    BOOST_TEST(*got == "{\"a\":1}");
+    const auto twice = read_through_pipe("\xEF\xBB\xBF\xEF\xBB\xBFx");
+    BOOST_REQUIRE(twice);
+    BOOST_TEST(*twice == "\xEF\xBB\xBFx");
+}
+
+BOOST_AUTO_TEST_CASE(a_bom_not_at_the_start_stays) {
+    const auto got = read_through_pipe("x\xEF\xBB\xBF");
+    BOOST_REQUIRE(got);
+    BOOST_TEST(*got == "x\xEF\xBB\xBF");
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_at_the_cap_is_read) {
+    StdinLimits limits;
+    limits.max_bytes = 1000;
+    const auto got = read_through_pipe(std::string(1000, 'a'), limits);
+    BOOST_REQUIRE(got);
+    BOOST_TEST(got->size() == 1000u);
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_past_the_cap_fails) {
+    StdinLimits limits;
+    limits.max_bytes = 1000;
+    BOOST_TEST(!read_through_pipe(std::string(1001, 'a'), limits));
+}
+
+BOOST_AUTO_TEST_CASE(the_default_cap_is_64_mib) {
+    BOOST_TEST(StdinLimits{}.max_bytes == std::size_t{64} << 20);
+    BOOST_TEST(StdinLimits{}.idle.count() == 2000);
+    BOOST_TEST(StdinLimits{}.total.count() == 8000);
+}
+
+BOOST_AUTO_TEST_CASE(a_pipe_held_open_with_no_data_fails_after_the_idle_bound) {
+    Pipe pipe;
+    StdinLimits limits;
+    limits.idle = 300ms;
+    const auto start = std::chrono::steady_clock::now();
+    const auto got = read_bounded(pipe.read_end, limits);
+    const double took = seconds_since(start);
+    BOOST_TEST(!got);
+    BOOST_TEST(took >= 0.25);
+    BOOST_TEST(took < 5.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_pipe_held_open_after_some_data_fails_too) {
+    Pipe pipe;
+    pipe.put("{\"cwd\":\"/repo\"}");
+    StdinLimits limits;
+    limits.idle = 300ms;
+    BOOST_TEST(!read_bounded(pipe.read_end, limits));
+}
+
+BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
+    Pipe pipe;
+    StdinLimits limits;
+    limits.idle = 1000ms;
+    limits.total = 400ms;
+    std::atomic<bool> stop{false};
+    std::thread writer([&] {
+        for (int i = 0; i < 40 && !stop; ++i) {
+            if (::write(pipe.write_end, "x", 1) != 1) break;
+            std::this_thread::sleep_for(50ms);
+        }
+    });
+    const auto start = std::chrono::steady_clock::now();
+    const auto got = read_bounded(pipe.read_end, limits);
+    const double took = seconds_since(start);
+    stop = true;
+    pipe.close_read();
+    writer.join();
+    BOOST_TEST(!got);
+    BOOST_TEST(took < 1.5);
+}
+
+BOOST_AUTO_TEST_CASE(a_bad_descriptor_fails) {
+    BOOST_TEST(!read_bounded(-1));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(bom)
+
+BOOST_AUTO_TEST_CASE(strip_bom_removes_only_a_leading_mark) {
+    BOOST_TEST(viber::strip_bom("\xEF\xBB\xBFx") == "x");
+    BOOST_TEST(viber::strip_bom("x") == "x");
+    BOOST_TEST(viber::strip_bom("") == "");
+    BOOST_TEST(viber::strip_bom("\xEF\xBB") == "\xEF\xBB");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(parsing)
+
+BOOST_AUTO_TEST_CASE(an_object_parses) {
+    const auto obj = parse_object(" {\"agent_type\":\"viber:task-coder\",\"n\":1} \n");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(obj->size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(an_array_is_not_a_payload) {
+    BOOST_TEST(!parse_object("[{\"agent_type\":\"viber:x\"}]"));
+}
+
+BOOST_AUTO_TEST_CASE(scalars_are_not_a_payload) {
+    BOOST_TEST(!parse_object("\"text\""));
+    BOOST_TEST(!parse_object("12"));
+    BOOST_TEST(!parse_object("null"));
+}
+
+BOOST_AUTO_TEST_CASE(empty_and_blank_are_not_a_payload) {
+    BOOST_TEST(!parse_object(""));
+    BOOST_TEST(!parse_object(" \n\t"));
+}
+
+BOOST_AUTO_TEST_CASE(truncated_json_is_not_a_payload) {
+    BOOST_TEST(!parse_object("{\"agent_type\":\"viber:x\""));
+    BOOST_TEST(!parse_object("{\"agent_type\":\"viber:"));
+    BOOST_TEST(!parse_object("{"));
+}
+
+BOOST_AUTO_TEST_CASE(trailing_garbage_is_not_a_payload) {
+    BOOST_TEST(!parse_object("{\"a\":1} x"));
+    BOOST_TEST(!parse_object("{\"a\":1}{\"b\":2}"));
+}
+
+BOOST_AUTO_TEST_CASE(not_json_is_not_a_payload) {
+    BOOST_TEST(!parse_object("agent_type=viber:x"));
+    BOOST_TEST(!parse_object("{'a':1}"));
+}
+
+BOOST_AUTO_TEST_CASE(nesting_within_the_cap_parses) {
+    BOOST_TEST(parse_object(nested_arrays(500)).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(nesting_past_the_cap_fails_open) {
+    BOOST_TEST(!parse_object(nested_arrays(5000)));
+    BOOST_TEST(!parse_object(nested_arrays(200000)));
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_in_a_string_is_accepted) {
+    const auto obj =
+        parse_object("{\"command\":\"rm \xFF\xFE x\",\"agent_type\":\"viber:task-coder\"}");
+    BOOST_REQUIRE(obj);
+    const auto command = string_field(*obj, "command");
+    BOOST_REQUIRE(command);
+    BOOST_TEST(*command == "rm \xFF\xFE x");
+}
+
+BOOST_AUTO_TEST_CASE(escapes_are_decoded) {
+    const auto obj = parse_object(R"({"m":"a\nb\u0041\"c"})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(*string_field(*obj, "m") == "a\nbA\"c");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(top_level_keys)
+
+BOOST_AUTO_TEST_CASE(string_field_reads_a_top_level_string) {
+    const auto obj = parse_object(R"({"agent_type":"viber:task-coder"})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(*string_field(*obj, "agent_type") == "viber:task-coder");
+}
+
+BOOST_AUTO_TEST_CASE(a_key_inside_a_string_value_never_counts) {
+    const auto obj = parse_object(R"({"command":"echo \"agent_type\":\"viber:x\""})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(!string_field(*obj, "agent_type"));
+}
+
+BOOST_AUTO_TEST_CASE(a_key_in_a_nested_object_never_counts) {
+    const auto obj = parse_object(R"({"tool_input":{"agent_type":"viber:x"}})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(!string_field(*obj, "agent_type"));
+}
+
+BOOST_AUTO_TEST_CASE(a_non_string_value_is_no_string) {
+    const auto obj = parse_object(R"({"a":1,"b":null,"c":["x"],"d":{"x":"y"},"e":true})");
+    BOOST_REQUIRE(obj);
+    for (const auto* key : {"a", "b", "c", "d", "e", "missing"})
+        BOOST_TEST(!string_field(*obj, key));
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_string_is_present) {
+    const auto obj = parse_object(R"({"a":""})");
+    BOOST_REQUIRE(obj);
+    const auto a = string_field(*obj, "a");
+    BOOST_REQUIRE(a);
+    BOOST_TEST(a->empty());
+}
+
+BOOST_AUTO_TEST_CASE(is_true_only_for_json_true) {
+    const auto obj =
+        parse_object(R"({"t":true,"f":false,"s":"true","n":1,"z":null,"in":{"t":true}})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(viber::is_true(*obj, "t"));
+    BOOST_TEST(!viber::is_true(*obj, "f"));
+    BOOST_TEST(!viber::is_true(*obj, "s"));
+    BOOST_TEST(!viber::is_true(*obj, "n"));
+    BOOST_TEST(!viber::is_true(*obj, "z"));
+    BOOST_TEST(!viber::is_true(*obj, "in"));
+    BOOST_TEST(!viber::is_true(*obj, "missing"));
+}
+
+BOOST_AUTO_TEST_CASE(contains_finds_raw_bytes) {
+    BOOST_TEST(viber::contains(R"({"agent_type":"viber:x"})", "viber:"));
+    BOOST_TEST(!viber::contains(R"({"agent_type":"general-purpose"})", "viber:"));
+    BOOST_TEST(!viber::contains("viber", "viber:"));
+    BOOST_TEST(viber::contains(std::string_view("a\0viber:", 8), "viber:"));
+    BOOST_TEST(viber::contains("anything", ""));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
