@@ -8,6 +8,24 @@
 // `bash|sh|zsh|dash|ksh -c`, `eval` and `env -S`. Heredoc bodies and comments are data.
 // It is linear in the input (each recursion level re-reads at most its own text, and the depth is
 // capped) and never throws past `analyze`.
+//
+// Details the guards rely on:
+// - A wrapper's query form runs nothing: `command -v pkill` / `command -V pkill` is one Invocation
+//   named "command" with is_wrapper false, and pkill is not listed.
+// - `bash|sh|zsh|dash|ksh` is listed with is_wrapper true only when it has -c (its string is then
+//   analyzed one level deeper); `bash script.sh` is a plain Invocation.
+// - The string of `env -S STRING` (followed by env's remaining operands) is analyzed one level
+//   deeper, like a -c string.
+// - The reserved word `time` (and its `-p`) at a command position is skipped like `if` or `!`;
+//   `time` in a wrapper's operand position, `"time"` and `/usr/bin/time` are the time wrapper.
+// - A chain of more than Options::max_depth wrappers in one simple command counts as passing the
+//   depth cap (complete == false), which keeps `sudo sudo sudo …` linear.
+// - Past Options::max_words stored words the analysis stops, complete == false.
+// - An unterminated quote or substitution ends at the end of the input (the shell would refuse to
+//   run the line; what was lexed is still reported, and complete stays true).
+// - Heredoc bodies are data whatever the delimiter's quoting; `((…))`, `$((…))` and the `;` inside
+//   `for ((…))` are arithmetic, not commands and not chain operators, though a $(…) or `…` inside
+//   the arithmetic still runs.
 #pragma once
 
 #include <cstddef>
@@ -62,17 +80,22 @@ struct Analysis {
     std::vector<Invocation> invocations; // every command run, in document order, at every depth
     std::vector<Redirect> redirects;     // every redirection at every depth, compound commands included
     std::size_t chain_operators = 0;     // unquoted `;`, `;;`, `&&`, `||` at every depth (a newline, `|`, `&` are not)
-    bool complete = true;                // false when the depth cap was passed: callers fail open
+    bool complete = true;                // false when the depth cap (or the word budget) was passed: callers fail open
 };
 
 struct Options {
     unsigned max_depth = 32;
+    // Words stored (command words, arguments, redirection targets, and each wrapper's copy of
+    // its words) before the analysis gives up with complete == false. Bounds memory and time on
+    // a runaway command; a real command of 20 KB holds a few thousand words.
+    std::size_t max_words = std::size_t{1} << 17;
 };
 
 // Analyzes `command`. Never throws (an internal failure returns complete == false).
 Analysis analyze(std::string_view command, const Options& options = {});
 
-// "/usr/bin/pkill" -> "pkill", "./x" -> "x".
+// "/usr/bin/pkill" -> "pkill", "./x" -> "x", "C:\\Windows\\taskkill.exe" -> "taskkill.exe": the
+// part after the last `/` or `\`.
 std::string_view strip_path_prefix(std::string_view word);
 
 } // namespace viber::shell

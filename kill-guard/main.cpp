@@ -1,6 +1,27 @@
-// main.cpp: placeholder until the hook lands.
+// main.cpp: kill-guard, the PreToolUse Bash hook that refuses a viber agent's stop-by-name command.
+//
+// Contract:
+//   argv    none: hook mode. --help, --version: tool mode. Anything else: usage on stderr, exit 1.
+//   cwd     not used.
+//   env     not used.
+//   reads   nothing but stdin: no file is opened and no process is started.
+//   stdin   the PreToolUse payload, a JSON object, read to EOF within 64 MiB, 2 s idle and 8 s
+//           in all; a leading UTF-8 BOM is stripped.
+//   stdout  when the top-level `agent_type` starts `viber:` and `tool_input.command` stops
+//           processes by name wherever a command runs in it (killall, pkill, taskkill /IM,
+//           xargs kill, kill $(…)): one line,
+//           {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
+//           "permissionDecisionReason":"viber guard: …"}}. Otherwise nothing, never allow.
+//   exit    0 in hook mode, whatever happens: every failure prints nothing.
 #include "common/hook_main.hpp"
-namespace {
-std::optional<boost::json::value> run(const std::optional<std::string>&) { return std::nullopt; }
-} // namespace
-int main(int argc, char** argv) { return viber::hook_main(argc, argv, {"kill-guard", "placeholder", run, nullptr}); }
+#include "kill-guard/kill_guard.hpp"
+
+int main(int argc, char** argv) {
+    return viber::hook_main(
+        argc, argv,
+        {"kill-guard",
+         "PreToolUse Bash hook. For a viber: agent, refuses commands that stop processes by\n"
+         "name (killall, pkill, taskkill /IM, xargs kill, kill $(...)) with a `viber guard:`\n"
+         "correction; otherwise prints nothing. Always exits 0.",
+         viber::kill_guard::run, nullptr});
+}
