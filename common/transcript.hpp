@@ -44,11 +44,13 @@ struct Scan {
     std::size_t lines = 0;       // physical lines read
     std::size_t episode_start = 0;
     // The last Skill signal of the requested set (0: none) and its own EnterPlanMode (0: none).
+    // A typed /viber:intent or /viber:fixer (planner_chain) is a signal that never has an entry.
     std::size_t last_signal = 0;
     std::size_t last_signal_entry = 0;
     std::optional<PlanWrite> last_plan_write;
+    // Both lists are empty while there is no plan write: there is no "after" to collect in.
     std::vector<Dispatch> dispatches;   // after the last plan write
-    std::vector<VerdictLine> verdicts;  // after the last plan write
+    std::vector<VerdictLine> verdicts;  // after the last plan write (never the plan write's own line)
 };
 
 struct Request {
@@ -56,9 +58,11 @@ struct Request {
     bool plan_writes = false; // also collect the last plan write and the dispatches and verdicts after it
 };
 
-// Scans the transcript at `path`. A path that is not a regular file gives readable == false.
+// Scans the transcript at `path`. A path that is not a regular file gives readable == false,
+// without blocking (a FIFO, a directory, /dev/zero, a dangling link). No exception escapes: a read
+// error or an allocation failure also gives readable == false, so callers fail open.
 Scan scan_file(const std::string& path, const Request& request);
-// The same over bytes in memory (tests, fuzzing).
+// The same over bytes in memory (tests, fuzzing); readable is true unless allocation failed.
 Scan scan_bytes(std::string_view bytes, const Request& request);
 
 // True when the last signal or its entry lies inside the episode (SPEC §3).
@@ -70,5 +74,46 @@ bool is_plan_path(std::string_view path);
 // ISO-8601 to whole seconds since the epoch: fractional seconds dropped, `Z` or a numeric offset
 // honoured, no zone read as UTC.
 std::optional<std::int64_t> parse_timestamp(std::string_view text);
+
+// The verdict grammar of SPEC §4 step 4 on one string value: the first `VERDICT:` in `text` that
+// stands at the string's start (only when `content_or_text_key`, i.e. the value of a `content` or
+// `text` key), after a `\n`, or right after `<result>`, and is followed by a well-formed value.
+std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_text_key);
+
+// The agent named by a subagent_type: a leading `[A-Za-z0-9_.-]+:` prefix removed.
+std::string_view agent_of(std::string_view subagent_type);
+
+// Internals exposed so tests can hold the two prefilter kernels and the buffer handling to the
+// same results; hooks do not use them.
+namespace detail {
+
+// scalar: portable; sse2: 16 bytes a step (every x86_64); avx2 (32 bytes) and avx512 (64 bytes,
+// AVX-512BW) where the CPU has them; best: the fastest this CPU runs. A kernel the CPU lacks falls
+// back to the best it has.
+enum class Kernel { scalar, sse2, best, avx2, avx512 };
+bool kernel_supported(Kernel kernel);
+
+// The raw-byte needles of the prefilter, one bit each in a line's hit mask.
+enum Needle : unsigned {
+    needle_permission_mode_type, // permission-mode      (episode start)
+    needle_permission_mode_key,  // permissionMode       (a plan-mode record ends a pending entry)
+    needle_skill,                // "Skill"              (a Skill tool_use)
+    needle_enter_plan_mode,      // EnterPlanMode        (the pending entry)
+    needle_string_content,       // "content":"          (a string-content line ends a pending entry)
+    needle_file_path,            // file_path            (a plan write)
+    needle_subagent_type,        // subagent_type        (a dispatch)
+    needle_verdict,              // VERDICT:             (a verdict line)
+    needle_command_message,      // <command-message>viber:  (a typed chain command)
+    needle_count
+};
+std::string_view needle_text(Needle needle);
+
+// Per physical line of `bytes`, the mask of needles found in it, by the chosen kernel.
+std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel);
+
+// scan_bytes with a chosen read-buffer size and kernel, so tests cross every buffer boundary.
+Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size, Kernel kernel);
+
+} // namespace detail
 
 } // namespace viber::transcript

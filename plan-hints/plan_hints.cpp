@@ -1,1 +1,54 @@
-// plan_hints.cpp: placeholder until the hook lands.
+// plan_hints.cpp: the plan-hints decision (SPEC §5).
+#include "plan-hints/plan_hints.hpp"
+
+#include "common/files.hpp"
+#include "common/output.hpp"
+#include "common/payload.hpp"
+#include "common/plugin_paths.hpp"
+#include "common/transcript.hpp"
+
+namespace viber::plan_hints {
+
+std::string_view cut_trailing_newlines(std::string_view text) {
+    while (!text.empty() && text.back() == '\n') {
+        text.remove_suffix(1);
+        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    }
+    return text;
+}
+
+std::optional<std::string> hint_context(const HintsInput& input) {
+    // The viber planner, intent and fixer bring their own planning rules: the plain-plan rules
+    // would contradict them for the rest of the episode.
+    if (!input.plan_mode || input.chain_owns_episode || !input.hints_text) return std::nullopt;
+    const std::string_view text = cut_trailing_newlines(*input.hints_text);
+    if (text.empty()) return std::nullopt;
+    return std::string(text);
+}
+
+std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
+    if (!stdin_bytes) return std::nullopt;
+    const auto payload = parse_object(*stdin_bytes);
+    if (!payload) return std::nullopt;
+
+    HintsInput input;
+    input.plan_mode = string_field(*payload, "permission_mode") == "plan";
+    // Outside plan mode nothing is read: this hook runs on every prompt.
+    if (!input.plan_mode) return std::nullopt;
+
+    input.hints_text = read_regular_file(plugin_file(plan_hints_file));
+    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty()) return std::nullopt;
+
+    // A missing or unreadable transcript shows no signal.
+    if (const auto path = string_field(*payload, "transcript_path")) {
+        const transcript::Scan scan =
+            transcript::scan_file(std::string(*path), {transcript::Signals::planner_chain, false});
+        input.chain_owns_episode = scan.readable && transcript::signal_owns_episode(scan);
+    }
+
+    const auto context = hint_context(input);
+    if (!context) return std::nullopt;
+    return additional_context("UserPromptSubmit", *context);
+}
+
+} // namespace viber::plan_hints

@@ -1,0 +1,29 @@
+// plan_hints.hpp: the plan-hints decision (SPEC §5): whether a plain plan-mode prompt gets the
+// plain-plan rules as context, and the text it gets.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace viber::plan_hints {
+
+// What the decision looks at, once read from the payload and the disk.
+struct HintsInput {
+    bool plan_mode = false;                 // the payload's top-level permission_mode is "plan"
+    bool chain_owns_episode = false;        // a planner/intent/fixer signal shows in the episode
+    std::optional<std::string> hints_text;  // hooks/content/plan-hints.md; nullopt when unreadable
+};
+
+// The additionalContext to inject, or nullopt for silence.
+std::optional<std::string> hint_context(const HintsInput& input);
+
+// `text` with its trailing newlines (LF or CRLF) cut, as the shell's $(cat) did.
+std::string_view cut_trailing_newlines(std::string_view text);
+
+// The hook: payload bytes in, the UserPromptSubmit answer (or nothing) out. Fails open to nothing.
+std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+
+} // namespace viber::plan_hints

@@ -1,0 +1,162 @@
+// transcript_prefilter_test.cpp: the raw-byte prefilter: the portable, SSE2, AVX2 and AVX-512
+// kernels find the same needles on the same lines, and all match a plain reference search (a
+// kernel this CPU lacks runs as the best one it has).
+#define BOOST_TEST_MODULE transcript_prefilter
+#include <boost/test/unit_test.hpp>
+
+#include "common/transcript.hpp"
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace viber::transcript;
+using namespace viber::transcript::detail;
+
+namespace {
+
+// The obvious search: split at \n, look for each needle with find.
+std::vector<std::uint32_t> reference_hits(std::string_view bytes) {
+    std::vector<std::uint32_t> lines;
+    std::size_t start = 0;
+    while (start < bytes.size()) {
+        std::size_t end = bytes.find('\n', start);
+        const bool last = end == std::string_view::npos;
+        if (last) end = bytes.size();
+        const std::string_view line = bytes.substr(start, end - start);
+        std::uint32_t mask = 0;
+        for (unsigned k = 0; k < needle_count; ++k) {
+            if (line.find(needle_text(static_cast<Needle>(k))) != std::string_view::npos) mask |= 1u << k;
+        }
+        lines.push_back(mask);
+        start = end + 1;
+    }
+    return lines;
+}
+
+// Random text built from needle fragments, near-misses, newlines and noise, so hits land on every
+// offset of a 16-byte block and across line ends.
+std::string random_text(std::mt19937& rng, std::size_t size) {
+    std::vector<std::string> pieces;
+    for (unsigned k = 0; k < needle_count; ++k) {
+        const std::string n(needle_text(static_cast<Needle>(k)));
+        pieces.push_back(n);
+        pieces.push_back(n.substr(0, n.size() - 1));
+        pieces.push_back(n.substr(1));
+    }
+    for (const char* extra : {"\n", "\n", "\r\n", "\"", ":", "_", "-", "<", ">", "S", "V", "E", "P", "M", "c", "t", " "}) {
+        pieces.emplace_back(extra);
+    }
+    std::string text;
+    std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_int_distribution<int> coin(0, 3);
+    while (text.size() < size) {
+        if (coin(rng) == 0) {
+            text.push_back(static_cast<char>(byte(rng)));
+        } else {
+            text += pieces[pick(rng)];
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(kernels_available_here) {
+    BOOST_TEST(kernel_supported(Kernel::scalar));
+    BOOST_TEST(kernel_supported(Kernel::best));
+#if defined(__x86_64__)
+    BOOST_TEST(kernel_supported(Kernel::sse2));
+    BOOST_TEST(kernel_supported(Kernel::avx2) == static_cast<bool>(__builtin_cpu_supports("avx2")));
+    BOOST_TEST(kernel_supported(Kernel::avx512) == static_cast<bool>(__builtin_cpu_supports("avx512bw")));
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(needles_are_the_documented_bytes) {
+    BOOST_TEST(needle_text(needle_permission_mode_type) == "permission-mode");
+    BOOST_TEST(needle_text(needle_permission_mode_key) == "permissionMode");
+    BOOST_TEST(needle_text(needle_skill) == "\"Skill\"");
+    BOOST_TEST(needle_text(needle_enter_plan_mode) == "EnterPlanMode");
+    BOOST_TEST(needle_text(needle_string_content) == "\"content\":\"");
+    BOOST_TEST(needle_text(needle_file_path) == "file_path");
+    BOOST_TEST(needle_text(needle_subagent_type) == "subagent_type");
+    BOOST_TEST(needle_text(needle_verdict) == "VERDICT:");
+    BOOST_TEST(needle_text(needle_command_message) == "<command-message>viber:");
+}
+
+BOOST_AUTO_TEST_CASE(every_needle_at_every_block_offset) {
+    for (unsigned k = 0; k < needle_count; ++k) {
+        const std::string needle(needle_text(static_cast<Needle>(k)));
+        for (std::size_t pad = 0; pad < 40; ++pad) {
+            const std::string text = std::string(pad, 'x') + needle + "\nno\n" + std::string(pad, 'y') + needle;
+            const std::vector<std::uint32_t> want{1u << k, 0u, 1u << k};
+            BOOST_TEST(line_hits(text, Kernel::scalar) == want);
+            BOOST_TEST(line_hits(text, Kernel::sse2) == want);
+            BOOST_TEST(line_hits(text, Kernel::avx2) == want);
+            BOOST_TEST(line_hits(text, Kernel::avx512) == want);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_needle_cut_by_a_newline_is_no_hit) {
+    const std::string text = "VERD\nICT: \"Skil\nl\"";
+    const std::vector<std::uint32_t> want{0u, 0u, 0u};
+    BOOST_TEST(line_hits(text, Kernel::scalar) == want);
+    BOOST_TEST(line_hits(text, Kernel::sse2) == want);
+    BOOST_TEST(line_hits(text, Kernel::avx2) == want);
+    BOOST_TEST(line_hits(text, Kernel::avx512) == want);
+}
+
+BOOST_AUTO_TEST_CASE(kernels_agree_with_the_reference_on_random_buffers) {
+    std::mt19937 rng(20261130);
+    for (int round = 0; round < 300; ++round) {
+        const std::string text = random_text(rng, 1 + static_cast<std::size_t>(round) * 37);
+        const auto want = reference_hits(text);
+        const auto scalar = line_hits(text, Kernel::scalar);
+        const auto sse2 = line_hits(text, Kernel::sse2);
+        BOOST_TEST_REQUIRE(scalar == want, "round " << round);
+        BOOST_TEST_REQUIRE(sse2 == want, "round " << round);
+        BOOST_TEST_REQUIRE(line_hits(text, Kernel::avx2) == want, "round " << round);
+        BOOST_TEST_REQUIRE(line_hits(text, Kernel::avx512) == want, "round " << round);
+        BOOST_TEST_REQUIRE(line_hits(text, Kernel::best) == want, "round " << round);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcripts) {
+    // Random bytes mixed with real-looking lines: whatever the buffer size, the same scan.
+    std::mt19937 rng(7);
+    const std::vector<std::string> lines{
+        R"({"type":"permission-mode","permissionMode":"default"})",
+        R"({"type":"permission-mode","permissionMode":"plan"})",
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"Skill","input":{"skill":"viber:planner"}}]}})",
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_2","name":"EnterPlanMode","input":{}}]}})",
+        R"({"type":"user","message":{"role":"user","content":"go"}})",
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/p.md","content":"x"}}]}})",
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_3","name":"Agent","input":{"subagent_type":"viber:planner-review","prompt":"p"}}]}})",
+        R"({"type":"user","timestamp":"2026-10-01T10:00:00Z","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_3","content":"VERDICT: PASS"}]}})",
+        R"({"type":"user","message":{"content":"<command-message>viber:intent</command-message>"}})",
+        "", "garbage", "{\"a\":1}\r"};
+    std::uniform_int_distribution<std::size_t> pick(0, lines.size() - 1);
+    std::uniform_int_distribution<int> noise(0, 9);
+    for (int round = 0; round < 60; ++round) {
+        std::string text;
+        for (int i = 0; i < 40; ++i) {
+            if (noise(rng) == 0) text += random_text(rng, 30);
+            text += lines[pick(rng)];
+            text += '\n';
+        }
+        for (const auto signals : {Signals::planner, Signals::planner_chain}) {
+            const Request request{signals, true};
+            const Scan a = scan_bytes_with(text, request, 64, Kernel::scalar);
+            const Scan b = scan_bytes_with(text, request, 1 << 17, round % 3 == 0 ? Kernel::sse2 : round % 3 == 1 ? Kernel::avx2 : Kernel::avx512);
+            BOOST_TEST_REQUIRE(a.lines == b.lines);
+            BOOST_TEST_REQUIRE(a.episode_start == b.episode_start);
+            BOOST_TEST_REQUIRE(a.last_signal == b.last_signal);
+            BOOST_TEST_REQUIRE(a.last_signal_entry == b.last_signal_entry);
+            BOOST_TEST_REQUIRE(a.last_plan_write.has_value() == b.last_plan_write.has_value());
+            BOOST_TEST_REQUIRE(a.dispatches.size() == b.dispatches.size());
+            BOOST_TEST_REQUIRE(a.verdicts.size() == b.verdicts.size());
+        }
+    }
+}
