@@ -13,6 +13,10 @@ inline constexpr std::size_t plain_plan_file_limit = 8;
 
 // The distinct repository files a plan names, in first-seen order, each in its canonical
 // spelling. `root` is the git top level of cwd, else cwd; `plan_path` is the plan's own path.
+// Each whitespace-split token loses leading backticks, quotes and opening brackets `( [ { <`,
+// and trailing backticks, quotes, closing brackets `) ] } >` and `.,;:`; never a pipe.
+// Canonical: backslashes read as `/`, a drive `C:/x` as `/c/x`, a relative token taken against
+// the root, `.`, `..` and runs of `/` resolved lexically: an absolute path.
 std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
                                     const std::string& plan_path);
 

@@ -1,6 +1,7 @@
-// main.cpp: placeholder until the hook lands.
+// main.cpp: the plan-gate executable; the hook itself is in plan_gate.cpp.
 #include "common/hook_main.hpp"
-namespace {
-std::optional<boost::json::value> run(const std::optional<std::string>&) { return std::nullopt; }
-} // namespace
-int main(int argc, char** argv) { return viber::hook_main(argc, argv, {"plan-gate", "placeholder", run, nullptr}); }
+#include "plan-gate/plan_gate.hpp"
+
+int main(int argc, char** argv) {
+    return viber::hook_main(argc, argv, viber::plan_gate::hook_info());
+}

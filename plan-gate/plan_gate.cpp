@@ -1,1 +1,321 @@
-// plan_gate.cpp: placeholder until the hook lands.
+// plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs.
+//
+// Contract:
+//   argv    none (hook mode); --help, --version (tool mode; a bad argument exits 1)
+//   cwd     not used; the payload's `cwd` names the project
+//   env     CLAUDE_PLUGIN_ROOT (SPEC §1) to find scripts/config.sh and name references/
+//   reads   stdin: the PreToolUse payload for ExitPlanMode (`transcript_path`, `cwd`), bounded;
+//           the transcript (a regular file only); the plan file (a regular file only);
+//           runs `bash <plugin>/scripts/config.sh` in `cwd` (stdin /dev/null, stderr discarded,
+//           5 s, then its process group is killed) only for a plain plan
+//   stdout  one line: the PreToolUse allow object, or a deny whose reason opens "Next step:"
+//   exit    0, always; every failure (no transcript, odd files, bad payload, exceptions) allows
+//
+// The gate arms on the last plan write inside the plan-mode episode (SPEC §4 step 1), picks the
+// review the plan needs (step 2: planner-review, the review set of step 5, or, when the project
+// switched it on, plain-plan-review after the file limit of step 3) and allows only when the
+// latest dispatch/verdict pair of that review is a PASS that no later write to the plan voided
+// (step 4).
+#include "plan-gate/plan_gate.hpp"
+
+#include "common/files.hpp"
+#include "common/git.hpp"
+#include "common/output.hpp"
+#include "common/payload.hpp"
+#include "common/plugin_paths.hpp"
+#include "plan-gate/config_switch.hpp"
+#include "plan-gate/file_limit.hpp"
+#include "plan-gate/reasons.hpp"
+#include "plan-gate/review_set.hpp"
+
+#include <algorithm>
+#include <ctime>
+
+namespace viber::plan_gate {
+
+namespace json = boost::json;
+using transcript::Dispatch;
+using transcript::Scan;
+using transcript::Verdict;
+using transcript::VerdictLine;
+
+const transcript::PlanWrite* armed_plan_write(const Scan& scan) {
+    if (!scan.last_plan_write || scan.last_plan_write->line <= scan.episode_start) return nullptr;
+    return &*scan.last_plan_write;
+}
+
+std::string_view plan_name(std::string_view path) {
+    const std::size_t last = path.find_last_of("/\\");
+    return last == std::string_view::npos ? path : path.substr(last + 1);
+}
+
+namespace {
+
+std::string_view without_cr(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+}
+
+} // namespace
+
+bool opens_with_planner_frontmatter(std::string_view text) {
+    std::size_t start = 0;
+    bool first = true;
+    while (start <= text.size()) {
+        const std::size_t end = text.find('\n', start);
+        const std::string_view line = without_cr(text.substr(
+            start, end == std::string_view::npos ? std::string_view::npos : end - start));
+        if (first) {
+            if (line != "---") return false;
+            first = false;
+        } else if (line == "---") {
+            return false;
+        } else if (line.starts_with("source:")) {
+            return true;
+        }
+        if (end == std::string_view::npos) break;
+        start = end + 1;
+    }
+    return false;
+}
+
+bool planner_owns_plan(const Scan& scan, const Plan& plan) {
+    if (!transcript::signal_owns_episode(scan)) return false;
+    return !plan.text || opens_with_planner_frontmatter(*plan.text);
+}
+
+Route route(const Scan& scan, const Plan& plan) {
+    if (!planner_owns_plan(scan, plan)) return Route::plain;
+    // A plan the gate cannot read cannot be counted, so it stays with planner-review.
+    if (plan.text && count_tasks(*plan.text) > review_set_threshold) return Route::review_set;
+    return Route::planner_review;
+}
+
+namespace {
+
+// The latest closed dispatch/verdict pair of one reviewer (SPEC §4 step 4).
+struct ReviewPairing {
+    const Dispatch* last_dispatch = nullptr;
+    const Dispatch* pair_dispatch = nullptr;
+    const VerdictLine* pair_verdict = nullptr;
+};
+
+// Walks the reviewer's dispatches and the verdict lines in line order. A dispatch opens and
+// replaces any open one; an open dispatch with a `toolu_` id is closed only by a verdict line
+// naming that id, so a sibling reviewer's verdict or a foreign one cannot answer for it; one
+// without an id is closed by the next verdict line. Verdicts while nothing is open are ignored.
+ReviewPairing pair_verdicts(const Scan& scan, std::string_view agent, std::size_t write_line) {
+    ReviewPairing pairing;
+    constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::size_t open = none; // index into scan.dispatches
+    std::size_t d = 0;
+    std::size_t v = 0;
+    const auto next_dispatch = [&]() {
+        while (d < scan.dispatches.size() &&
+               (scan.dispatches[d].agent != agent || scan.dispatches[d].line <= write_line))
+            ++d;
+    };
+    next_dispatch();
+    while (v < scan.verdicts.size() && scan.verdicts[v].line <= write_line) ++v;
+    while (d < scan.dispatches.size() || v < scan.verdicts.size()) {
+        const bool dispatch_first =
+            d < scan.dispatches.size() &&
+            (v >= scan.verdicts.size() || scan.dispatches[d].line <= scan.verdicts[v].line);
+        if (dispatch_first) {
+            open = d;
+            pairing.last_dispatch = &scan.dispatches[d];
+            ++d;
+            next_dispatch();
+            continue;
+        }
+        const VerdictLine& verdict = scan.verdicts[v++];
+        if (open == none) continue;
+        const Dispatch& dispatch = scan.dispatches[open];
+        if (!dispatch.id.empty() &&
+            std::find(verdict.named_dispatches.begin(), verdict.named_dispatches.end(), open) ==
+                verdict.named_dispatches.end())
+            continue;
+        pairing.pair_dispatch = &dispatch;
+        pairing.pair_verdict = &verdict;
+        open = none;
+    }
+    return pairing;
+}
+
+std::string line_text(std::size_t line) {
+    return std::to_string(line);
+}
+
+std::string utc_text(std::int64_t seconds) {
+    const std::time_t t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    char buffer[32];
+    if (::gmtime_r(&t, &tm) == nullptr ||
+        std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        return std::to_string(seconds);
+    return buffer;
+}
+
+// The input each reviewer expects (seed 001): the plan path and `refs:`, `memory:`, `input:` for
+// planner-review; the plan path and the user's goal for plain-plan-review.
+std::string dispatch_with(std::string_view agent, const Plan& plan, const GateInput& input) {
+    if (agent == planner_reviewer)
+        return "with the plan path " + plan.path + ", `refs: " + input.refs_dir +
+               "`, `memory:` set to the planner's resolved config value, and `input:` holding the "
+               "confirmed interview summary or bug diagnosis, verbatim.";
+    return "with the plan path " + plan.path + " and one sentence stating the user's goal.";
+}
+
+constexpr std::string_view wait_for_pass =
+    " Wait for `VERDICT: PASS`. Any write to the plan after the PASS voids it, so leave Minor "
+    "findings unapplied.";
+
+} // namespace
+
+std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
+                                                   std::string_view agent) {
+    const std::string who = "viber:" + std::string(agent);
+    const std::string_view trailer =
+        agent == planner_reviewer ? planner_gate_trailer : plain_gate_trailer;
+    // "..., then dispatch viber:<agent> again with <its input>. Wait for PASS ..."
+    const auto dispatch_again = [&](std::string_view lead) {
+        return std::string(lead) + " " + who + " again " + dispatch_with(agent, plan, input) +
+               std::string(wait_for_pass) + " ";
+    };
+    const ReviewPairing pairing = pair_verdicts(input.scan, agent, plan.write_line);
+
+    if (pairing.last_dispatch == nullptr)
+        return "Next step: review the plan. Plan " + plan.name + " has no " + who +
+               " dispatch since it was last written (line " + line_text(plan.write_line) +
+               "). Dispatch " + who + " " + dispatch_with(agent, plan, input) +
+               std::string(wait_for_pass) + " " + std::string(trailer);
+
+    if (pairing.pair_verdict == nullptr)
+        return "Next step: let the review finish. " + who + " was dispatched on line " +
+               line_text(pairing.last_dispatch->line) + ", after plan " + plan.name +
+               " was written on line " + line_text(plan.write_line) +
+               ", and has returned no verdict yet. Wait for its `VERDICT:` line, then exit plan "
+               "mode again. " +
+               std::string(trailer);
+
+    const std::string pair_lines = "(dispatch on line " + line_text(pairing.pair_dispatch->line) +
+                                   ", verdict on line " + line_text(pairing.pair_verdict->line) +
+                                   ")";
+    switch (pairing.pair_verdict->value) {
+    case Verdict::denied:
+        return "Next step: grant the permission. " + who + " answered 'VERDICT: DENIED' on plan " +
+               plan.name + " " + pair_lines +
+               ": its `REASON:` line names the call it was refused." +
+               dispatch_again(" Ask the user to allow that call, then dispatch") +
+               std::string(trailer);
+    case Verdict::fail:
+        return "Next step: fix the findings. " + who + " answered 'VERDICT: FAIL' on plan " +
+               plan.name + " " + pair_lines + "." +
+               dispatch_again(" Fix the plan for each finding, then dispatch") +
+               std::string(trailer);
+    case Verdict::pass:
+        break;
+    }
+    // The PASS reviewed the plan as it was then: a plan file modified more than 2 s after the
+    // verdict line was written has changed since (the 2 s absorb clock and rounding skew). With
+    // no timestamp or no plan file there is nothing to compare, and the PASS stands.
+    const std::optional<std::int64_t> verdict_time = pairing.pair_verdict->timestamp;
+    if (plan.mtime && verdict_time && static_cast<std::int64_t>(*plan.mtime) > *verdict_time + 2)
+        return "Next step: re-review. Plan " + plan.name + " was modified at " +
+               utc_text(*plan.mtime) + ", after " + who + " passed it at " +
+               utc_text(*verdict_time) + " " + pair_lines + ": a write after the PASS voids it." +
+               dispatch_again(" Dispatch") + std::string(trailer);
+    return std::nullopt;
+}
+
+std::optional<std::string> decide(const GateInput& input) {
+    if (armed_plan_write(input.scan) == nullptr || !input.plan) return std::nullopt;
+    const Plan& plan = *input.plan;
+    switch (route(input.scan, plan)) {
+    case Route::review_set: {
+        ReviewSetInput set;
+        set.plan_path = plan.path;
+        set.plan_name = plan.name;
+        set.tasks = count_tasks(*plan.text);
+        set.plan_write_line = plan.write_line;
+        set.refs_dir = input.refs_dir;
+        set.plan_mtime = plan.mtime;
+        set.dispatches = &input.scan.dispatches;
+        set.verdicts = &input.scan.verdicts;
+        return review_set_refusal(set);
+    }
+    case Route::planner_review:
+        return single_reviewer_refusal(input, plan, planner_reviewer);
+    case Route::plain:
+        break;
+    }
+    if (!input.plain_review_on.value_or(false)) return std::nullopt;
+    // The file limit comes before any review check: no PASS lifts it.
+    if (std::optional<std::string> too_many = file_limit_refusal(input.counted_files, plan.name))
+        return too_many;
+    return single_reviewer_refusal(input, plan, plain_reviewer);
+}
+
+std::optional<GateInput> gather(const json::object& payload) {
+    const std::optional<std::string_view> transcript_path =
+        string_field(payload, "transcript_path");
+    if (!transcript_path || transcript_path->empty()) return std::nullopt;
+    std::optional<std::string> cwd;
+    if (const auto field = string_field(payload, "cwd"); field && !field->empty())
+        cwd = std::string(*field);
+
+    GateInput input;
+    input.scan = transcript::scan_file(std::string(*transcript_path),
+                                       transcript::Request{transcript::Signals::planner, true});
+    if (!input.scan.readable) return std::nullopt;
+    const transcript::PlanWrite* write = armed_plan_write(input.scan);
+    if (write == nullptr) return input;
+
+    Plan plan;
+    plan.path = write->file_path;
+    if (!is_regular_file(plan.path) && cwd) {
+        std::string joined = *cwd + "/" + plan.path;
+        if (is_regular_file(joined)) plan.path = std::move(joined);
+    }
+    plan.name = std::string(plan_name(plan.path));
+    plan.write_line = write->line;
+    plan.text = read_regular_file(plan.path);
+    plan.mtime = mtime_seconds(plan.path);
+    input.refs_dir = plugin_root() + "/references";
+
+    if (route(input.scan, plan) == Route::plain) {
+        input.plain_review_on = cwd && is_directory(*cwd) && plain_plan_review_on(*cwd);
+        if (*input.plain_review_on && plan.text) {
+            const std::string root = git_top_level(*cwd).value_or(*cwd);
+            input.counted_files = plan_files(*plan.text, root, plan.path);
+        }
+    }
+    input.plan = std::move(plan);
+    return input;
+}
+
+std::optional<json::value> run(const std::optional<std::string>& stdin_bytes) {
+    if (!stdin_bytes) return pretool_allow();
+    const std::optional<json::object> payload = parse_object(*stdin_bytes);
+    if (!payload) return pretool_allow();
+    const std::optional<GateInput> input = gather(*payload);
+    if (!input) return pretool_allow();
+    const std::optional<std::string> reason = decide(*input);
+    return reason ? pretool_deny(*reason) : pretool_allow();
+}
+
+std::optional<json::value> fail_open(const std::optional<std::string>&) {
+    return pretool_allow();
+}
+
+HookInfo hook_info() {
+    return HookInfo{
+        "plan-gate",
+        "PreToolUse hook for ExitPlanMode: reads transcript_path and cwd from the payload, and "
+        "allows\n"
+        "leaving plan mode only when the plan written in this episode has its review's latest\n"
+        "VERDICT: PASS, written after the plan's last change; otherwise denies with the next step.",
+        run, fail_open};
+}
+
+} // namespace viber::plan_gate

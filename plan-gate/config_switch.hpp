@@ -1,0 +1,40 @@
+// config_switch.hpp: the plain plan review switch, read from what the plugin's scripts/config.sh
+// prints in the project directory (SPEC §4 step 2).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace viber::plan_gate {
+
+inline constexpr std::string_view plain_review_key = "planning.plain-plan-review: ";
+inline constexpr std::string_view plain_review_on_line = "planning.plain-plan-review: true";
+
+// How long config.sh may run and how much of its stdout is kept: the hook itself must answer
+// inside Claude Code's 10 s timeout, and a runaway script must not grow it without bound.
+inline constexpr std::chrono::milliseconds config_time_limit{5000};
+inline constexpr std::size_t config_output_limit = std::size_t{1} << 20;
+
+// True when exactly one line of `config_output` (lines end at `\n`) starts with
+// `planning.plain-plan-review: ` and that line is exactly `planning.plain-plan-review: true`:
+// a CR or a trailing space is a different value, and two such lines are a conflict, not a yes.
+bool switch_is_on(std::string_view config_output);
+
+// Runs `bash <script>` with `cwd` as its working directory, stdin /dev/null and stderr discarded,
+// in its own process group. Returns its stdout when it exits within `limit` with at most
+// `max_output` bytes of it; nullopt when it could not start, overran the output bound, or ran
+// past `limit` (then its whole process group is killed). Its exit status is ignored. Neither
+// `script` nor `cwd` ever passes through a command line, so no character in them is special.
+std::optional<std::string> run_bash_script(const std::string& script, const std::string& cwd,
+                                           std::chrono::milliseconds limit = config_time_limit,
+                                           std::size_t max_output = config_output_limit);
+
+// The switch for a project: scripts/config.sh found by the plugin file rule (SPEC §1), run in
+// `cwd`. False when the script is not a regular file, fails to answer in time, or says anything
+// but the one exact line.
+bool plain_plan_review_on(const std::string& cwd);
+
+} // namespace viber::plan_gate

@@ -1,0 +1,80 @@
+// plan_gate.hpp: the plan-gate decision (SPEC §4): which review a plan leaving plan mode needs,
+// and whether the transcript shows it, as pure functions over what the hook read.
+#pragma once
+
+#include "common/hook_main.hpp"
+#include "common/transcript.hpp"
+
+#include <boost/json/object.hpp>
+#include <cstddef>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace viber::plan_gate {
+
+inline constexpr std::string_view planner_reviewer = "planner-review";
+inline constexpr std::string_view plain_reviewer = "plain-plan-review";
+
+// The plan the gate armed on and what the disk said about it.
+struct Plan {
+    std::string path;                 // the write's file_path, or cwd/<file_path> (step 1)
+    std::string name;                 // the part of `path` after its last `/` or `\`
+    std::size_t write_line = 0;       // the line of the last plan write
+    std::optional<std::string> text;  // nullopt: missing, not a regular file or unreadable
+    std::optional<std::time_t> mtime; // whole seconds; nullopt when not a regular file
+};
+
+// Everything decide() looks at, gathered by the hook before any decision is made.
+struct GateInput {
+    transcript::Scan scan;
+    std::optional<Plan> plan;               // nullopt: the gate is not armed
+    std::optional<bool> plain_review_on;    // the config switch; nullopt when not consulted (off)
+    std::vector<std::string> counted_files; // plan_files() of a plain plan with the switch on
+    std::string refs_dir;                   // <plugin root>/references, for the dispatch text
+};
+
+// Which review a plan needs.
+enum class Route { planner_review, review_set, plain };
+
+// Step 1: the last plan write when it lies inside the episode; nullptr otherwise.
+const transcript::PlanWrite* armed_plan_write(const transcript::Scan& scan);
+
+// Step 1: the part after the last `/` or `\`.
+std::string_view plan_name(std::string_view path);
+
+// Step 2: line 1 is exactly `---` (a trailing CR stripped; a BOM makes it something else) and a
+// line starting `source:` at column 0 comes before the next `---` line or the end of the text.
+bool opens_with_planner_frontmatter(std::string_view text);
+
+// Step 2: the planner owns the plan when it owns the episode and the plan opens with its
+// frontmatter; a plan it cannot read stays the planner's, never loosening to the plain path.
+bool planner_owns_plan(const transcript::Scan& scan, const Plan& plan);
+
+// Step 2: planner-review, the review set (more than 12 tasks in a plan it can read), or plain.
+Route route(const transcript::Scan& scan, const Plan& plan);
+
+// Step 4: the refusal of the single reviewer `agent` (planner_reviewer or plain_reviewer), or
+// nullopt when its latest pair is a PASS no later write voided. The agent picks the dispatch text
+// and the trailer of the reason.
+std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
+                                                   std::string_view agent);
+
+// The whole decision: nullopt allows, a string is the deny reason (it opens "Next step:").
+std::optional<std::string> decide(const GateInput& input);
+
+// Reads everything decide() needs for this payload (transcript, plan file, config switch, root).
+// Work stops as soon as the answer is known to be allow: an unarmed gate reads no plan file and
+// starts no process, and only a plain plan runs config.sh.
+std::optional<GateInput> gather(const boost::json::object& payload);
+
+// Hook mode: stdin bytes to the answer (allow on every fail-open path).
+std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+std::optional<boost::json::value> fail_open(const std::optional<std::string>& stdin_bytes);
+
+// The binary's name, --help contract, run and fail-open for hook_main.
+HookInfo hook_info();
+
+} // namespace viber::plan_gate

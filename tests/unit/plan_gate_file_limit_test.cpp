@@ -1,0 +1,285 @@
+// plan_gate_file_limit_test.cpp: the plain plan file limit (SPEC §4.3): which tokens count as
+// repository files, their one canonical spelling, and the refusal past 8 files.
+#define BOOST_TEST_MODULE plan_gate_file_limit
+#include "plan-gate/file_limit.hpp"
+#include "plan-gate/reasons.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+
+using viber::plan_gate::file_limit_refusal;
+using viber::plan_gate::plain_plan_file_limit;
+using viber::plan_gate::plan_files;
+using Files = std::vector<std::string>;
+
+// A root that does not exist on this machine, so only path-shaped tokens can count.
+const std::string root = "/c/r";
+const std::string plan = "/c/r/.claude/plans/p.md";
+
+Files files_of(std::string_view text) {
+    return plan_files(text, root, plan);
+}
+
+bool holds(const std::string& text, std::string_view part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+// ---- path shape ------------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(a_relative_path_shaped_token_counts_against_the_root) {
+    BOOST_TEST(files_of("Edit src/a.ts first.") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(an_extension_of_one_to_ten_characters_is_path_shaped) {
+    BOOST_TEST(files_of("src/a.b") == Files{"/c/r/src/a.b"});
+    BOOST_TEST(files_of("src/a.abcdefghij") == Files{"/c/r/src/a.abcdefghij"});
+    BOOST_TEST(files_of("src/.gitignore") == Files{"/c/r/src/.gitignore"});
+    BOOST_TEST(files_of("lib/x.tar.gz") == Files{"/c/r/lib/x.tar.gz"});
+}
+
+BOOST_AUTO_TEST_CASE(an_eleven_character_extension_is_not_path_shaped) {
+    BOOST_TEST(files_of("src/a.abcdefghijk").empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_token_without_a_slash_or_a_dot_in_its_last_segment_is_not_path_shaped) {
+    BOOST_TEST(files_of("a.ts").empty());       // no `/`: only counts when it exists
+    BOOST_TEST(files_of("src/noext").empty());  // no `.` after the last `/`
+    BOOST_TEST(files_of("src.d/file").empty()); // the `.` is before the last `/`
+    BOOST_TEST(files_of("and/or").empty());
+}
+
+// ---- wrapping and punctuation ----------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(backticks_are_stripped) {
+    BOOST_TEST(files_of("`src/a.ts`") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("```src/a.ts```") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(double_and_single_quotes_are_stripped) {
+    BOOST_TEST(files_of("\"src/a.ts\"") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("'src/a.ts'") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(parentheses_are_stripped) {
+    BOOST_TEST(files_of("(src/a.ts)") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(square_curly_and_angle_brackets_are_stripped) {
+    BOOST_TEST(files_of("[src/a.ts]") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("{src/a.ts}") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("<src/a.ts>") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(trailing_sentence_punctuation_is_stripped) {
+    BOOST_TEST(files_of("src/a.ts.") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("src/a.ts,") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("src/a.ts;") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("src/a.ts:") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("src/a.ts...") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(wrapping_and_punctuation_combine) {
+    BOOST_TEST(files_of("(`src/a.ts`),") == Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("(see \"src/b.ts\").") == Files{"/c/r/src/b.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(a_table_cell_is_one_unfolded_token_that_counts_as_itself) {
+    BOOST_TEST(files_of("|src/a.ts|") == Files{"/c/r/|src/a.ts|"});
+    BOOST_TEST(files_of("|src/a.ts| src/a.ts") == (Files{"/c/r/|src/a.ts|", "/c/r/src/a.ts"}));
+    // Spaced cells are ordinary tokens; a lone pipe is no file.
+    BOOST_TEST(files_of("| src/a.ts | new |") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(every_kind_of_whitespace_separates_tokens) {
+    BOOST_TEST(files_of("src/a.ts\tsrc/b.ts\r\nsrc/c.ts\nsrc/d.ts\fsrc/e.ts\vsrc/f.ts") ==
+               (Files{"/c/r/src/a.ts", "/c/r/src/b.ts", "/c/r/src/c.ts", "/c/r/src/d.ts",
+                      "/c/r/src/e.ts", "/c/r/src/f.ts"}));
+}
+
+// ---- what counts nothing ---------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(urls_count_nothing) {
+    BOOST_TEST(files_of("https://example.com/docs/a.html").empty());
+    BOOST_TEST(files_of("<http://example.com/a.ts>").empty());
+    BOOST_TEST(files_of("file:///c/r/src/a.ts").empty());
+    BOOST_TEST(files_of("git+ssh://host/r/src/a.ts").empty());
+}
+
+BOOST_AUTO_TEST_CASE(temp_paths_count_nothing) {
+    BOOST_TEST(files_of(".temp/x.ts").empty());
+    BOOST_TEST(files_of("src/.temp/y.ts").empty());
+    BOOST_TEST(files_of("/c/r/.temp/z.log").empty());
+    BOOST_TEST(files_of("C:\\r\\.temp\\w.txt").empty());
+    // Only a segment that is exactly `.temp`.
+    BOOST_TEST(files_of(".temporary/x.ts") == Files{"/c/r/.temporary/x.ts"});
+    BOOST_TEST(files_of("x.temp/a.ts") == Files{"/c/r/x.temp/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(paths_outside_the_root_count_nothing) {
+    BOOST_TEST(files_of("/etc/ssl/openssl.cnf").empty());
+    BOOST_TEST(files_of("/c/rr/a.ts").empty()); // a sibling sharing the root's prefix
+    BOOST_TEST(files_of("../a.ts").empty());
+    BOOST_TEST(files_of("src/../../a.ts").empty());
+    BOOST_TEST(files_of("D:/r/a.ts").empty());
+    // `..` that stays inside the root is resolved lexically.
+    BOOST_TEST(files_of("src/../b.ts") == Files{"/c/r/b.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(the_plans_own_path_counts_nothing) {
+    BOOST_TEST(files_of(".claude/plans/p.md").empty());
+    BOOST_TEST(files_of("/c/r/.claude/plans/p.md").empty());
+    BOOST_TEST(files_of("C:\\r\\.claude\\plans\\p.md").empty());
+    BOOST_TEST(files_of(".claude/plans/other.md") == Files{"/c/r/.claude/plans/other.md"});
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_plan_counts_nothing) {
+    BOOST_TEST(files_of("").empty());
+    BOOST_TEST(files_of(" \n\t ").empty());
+}
+
+// ---- one canonical spelling ------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(drive_git_bash_and_relative_spellings_count_once) {
+    BOOST_TEST(
+        files_of(
+            "C:\\r\\src\\a.ts C:/r/src/a.ts c:/r/src/a.ts /c/r/src/a.ts src/a.ts ./src/a.ts") ==
+        Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(backslashes_read_as_slashes) {
+    BOOST_TEST(files_of("src\\a.ts src/a.ts") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(runs_of_slashes_and_dot_segments_fold) {
+    BOOST_TEST(files_of("src//a.ts ./src/./a.ts src/lib/../a.ts") == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(a_root_in_drive_form_is_canonical_too) {
+    BOOST_TEST(plan_files("/c/r/src/a.ts src/a.ts", "C:\\r", "C:\\r\\plans\\p.md") ==
+               Files{"/c/r/src/a.ts"});
+    BOOST_TEST(plan_files("C:/r/src/a.ts", "/c/r/", plan) == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(the_drive_letter_is_lowercased_and_nothing_else) {
+    BOOST_TEST(files_of("C:/r/Src/A.ts c:/r/src/a.ts") ==
+               (Files{"/c/r/Src/A.ts", "/c/r/src/a.ts"}));
+}
+
+BOOST_AUTO_TEST_CASE(files_come_in_first_seen_order) {
+    BOOST_TEST(files_of("src/b.ts src/a.ts src/b.ts lib/c.rs src/a.ts") ==
+               (Files{"/c/r/src/b.ts", "/c/r/src/a.ts", "/c/r/lib/c.rs"}));
+}
+
+// ---- tokens that are not path-shaped ---------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(an_existing_file_that_is_not_path_shaped_counts) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    repo.write("README.md", "# r\n");
+    repo.write("src/Dockerfile", "FROM x\n");
+    const Files files = plan_files("Update `Makefile`, README.md and src/Dockerfile.", repo.path(),
+                                   repo / "plans/p.md");
+    BOOST_TEST(files == (Files{repo / "Makefile", repo / "README.md", repo / "src/Dockerfile"}));
+}
+
+BOOST_AUTO_TEST_CASE(an_absolute_existing_file_under_the_root_counts) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    BOOST_TEST(plan_files(repo / "Makefile" + " Makefile", repo.path(), repo / "plans/p.md") ==
+               Files{repo / "Makefile"});
+}
+
+BOOST_AUTO_TEST_CASE(a_word_that_names_no_file_counts_nothing) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    repo.mkdir("src");
+    BOOST_TEST(
+        plan_files("Update the build so it works", repo.path(), repo / "plans/p.md").empty());
+    // A directory is not a file.
+    BOOST_TEST(plan_files("src", repo.path(), repo / "plans/p.md").empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_plan_file_itself_counts_nothing_even_as_a_bare_name) {
+    viber::testing::ScratchDir repo;
+    const std::string own = repo.write("p.md", "p.md Makefile\n");
+    BOOST_TEST(plan_files("p.md", repo.path(), own).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_path_shaped_token_counts_without_existing) {
+    viber::testing::ScratchDir repo;
+    BOOST_TEST(plan_files("src/new.ts", repo.path(), repo / "plans/p.md") ==
+               Files{repo / "src/new.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(a_large_plan_counts_every_distinct_path) {
+    std::string text;
+    for (int round = 0; round < 2; ++round) {
+        for (int i = 0; i < 5000; ++i) {
+            text += "- change `src/module" + std::to_string(i) +
+                    "/file.ts` so that the words here repeat, ";
+            text += "as (plans) do; see src/module" + std::to_string(i) + "/file.ts.\n";
+        }
+    }
+    const Files files = files_of(text);
+    BOOST_TEST(files.size() == 5000u);
+    BOOST_TEST(files.front() == "/c/r/src/module0/file.ts");
+    BOOST_TEST(files.back() == "/c/r/src/module4999/file.ts");
+}
+
+// ---- the refusal -----------------------------------------------------------------------------
+
+namespace {
+
+Files numbered(std::size_t n) {
+    Files files;
+    for (std::size_t i = 1; i <= n; ++i) files.push_back("/c/r/src/f" + std::to_string(i) + ".ts");
+    return files;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(eight_files_pass_the_limit) {
+    BOOST_TEST(plain_plan_file_limit == 8u);
+    BOOST_TEST(!file_limit_refusal(numbered(8), "p.md"));
+    BOOST_TEST(!file_limit_refusal({}, "p.md"));
+}
+
+BOOST_AUTO_TEST_CASE(nine_files_are_refused_with_every_fact) {
+    const auto reason = file_limit_refusal(numbered(9), "p.md");
+    BOOST_REQUIRE(reason);
+    BOOST_TEST(reason->rfind("Next step: narrow the plan.", 0) == 0u);
+    BOOST_TEST(holds(*reason, "p.md"));
+    BOOST_TEST(holds(*reason, " 9 "));
+    BOOST_TEST(holds(*reason, "limit for a plain plan is 8"));
+    for (const std::string& file : numbered(9)) BOOST_TEST(holds(*reason, "\n- " + file + "\n"));
+    BOOST_TEST(holds(*reason, "at most 8 files"));
+    BOOST_TEST(holds(*reason, "viber planner"));
+    BOOST_TEST(holds(*reason, "No review PASS overrides"));
+    const std::string_view trailer = viber::plan_gate::plain_gate_trailer;
+    BOOST_TEST(reason->substr(reason->size() - trailer.size()) == trailer);
+}
+
+BOOST_AUTO_TEST_CASE(a_long_list_is_cut_with_the_rest_counted) {
+    const auto reason = file_limit_refusal(numbered(50), "p.md");
+    BOOST_REQUIRE(reason);
+    BOOST_TEST(holds(*reason, " 50 "));
+    BOOST_TEST(holds(*reason, "/c/r/src/f40.ts\n"));
+    BOOST_TEST(!holds(*reason, "/c/r/src/f41.ts"));
+    BOOST_TEST(holds(*reason, "(and 10 more)"));
+}
+
+BOOST_AUTO_TEST_CASE(counting_and_refusing_together_at_the_boundary) {
+    std::string eight, nine;
+    for (int i = 1; i <= 8; ++i) eight += "src/f" + std::to_string(i) + ".ts\n";
+    nine = eight + "C:\\r\\src\\f1.ts /c/r/src/f2.ts src/f9.ts";
+    BOOST_TEST(files_of(eight).size() == 8u);
+    BOOST_TEST(!file_limit_refusal(files_of(eight), "p.md"));
+    BOOST_TEST(files_of(nine).size() == 9u);
+    BOOST_TEST(file_limit_refusal(files_of(nine), "p.md").has_value());
+}
