@@ -1,5 +1,6 @@
 // decisions_test.cpp: the kill-guard binary's refusals, silences and tool mode.
 #define BOOST_TEST_MODULE integration_kill_guard_decisions
+#include "support/payloads.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
@@ -14,18 +15,6 @@ using namespace viber::testing;
 
 namespace {
 
-std::string payload(std::string_view agent, std::string_view command) {
-    json::object o;
-    o["session_id"] = "abc";
-    o["transcript_path"] = "/nonexistent/transcript.jsonl";
-    o["cwd"] = "/nonexistent";
-    o["hook_event_name"] = "PreToolUse";
-    o["tool_name"] = "Bash";
-    if (!agent.empty()) o["agent_type"] = agent;
-    o["tool_input"] = json::object{{"command", command}, {"description", "run it"}};
-    return json::serialize(o);
-}
-
 // Runs a copy of the binary in a scratch plugin tree, so nothing outside the test is read.
 RunResult run_guard(const std::string& stdin_bytes) {
     const PluginTree tree("kill-guard");
@@ -38,7 +27,7 @@ RunResult run_guard(const std::string& stdin_bytes) {
 }
 
 void check_denied(std::string_view agent, std::string_view command) {
-    const RunResult r = run_guard(payload(agent, command));
+    const RunResult r = run_guard(bash_payload(agent, command));
     BOOST_TEST_CONTEXT(agent << " / " << command) {
         BOOST_TEST(r.exit_code == 0);
         BOOST_TEST_REQUIRE(!r.out.empty());
@@ -82,17 +71,17 @@ BOOST_AUTO_TEST_CASE(silent_on_allowed_forms) {
          {"kill 1234", "kill -0 1234", "kill $!", "kill %1", "taskkill //PID 1234 //T //F",
           "grep -n \"killall\" notes.md", "cat <<EOF\npkill x\nEOF", "echo hi # pkill x",
           "command -v pkill", "npm test"})
-        check_silent(payload("viber:task-coder", command), command);
+        check_silent(bash_payload("viber:task-coder", command), command);
 }
 
 BOOST_AUTO_TEST_CASE(silent_for_a_caller_that_is_not_a_viber_agent) {
-    check_silent(payload("", "pkill node"), "main session");
-    check_silent(payload("general-purpose", "pkill node"), "another agent");
-    check_silent(payload("xyz:viber:task-coder", "pkill node"), "viber: not at the start");
+    check_silent(bash_payload("", "pkill node"), "main session");
+    check_silent(bash_payload("general-purpose", "pkill node"), "another agent");
+    check_silent(bash_payload("xyz:viber:task-coder", "pkill node"), "viber: not at the start");
 }
 
 BOOST_AUTO_TEST_CASE(agent_type_quoted_inside_a_string_does_not_count) {
-    check_silent(payload("", R"(echo '"agent_type":"viber:x"'; pkill node)"),
+    check_silent(bash_payload("", R"(echo '"agent_type":"viber:x"'; pkill node)"),
                  "quoted in the command");
     json::object o;
     o["tool_name"] = "Bash";

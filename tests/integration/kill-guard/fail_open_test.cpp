@@ -1,11 +1,10 @@
 // fail_open_test.cpp: the kill-guard binary on bad, huge, slow and odd stdin.
 // It always exits 0, prints nothing unless it can decide, and returns within its bounds.
 #define BOOST_TEST_MODULE integration_kill_guard_fail_open
+#include "support/payloads.hpp"
 #include "support/process.hpp"
 
-#include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
 #include <string>
 
@@ -14,15 +13,7 @@ using namespace viber::testing;
 
 namespace {
 
-std::string payload(std::string_view command, std::string_view padding = {}) {
-    json::object o;
-    o["session_id"] = "abc";
-    o["hook_event_name"] = "PreToolUse";
-    o["tool_name"] = "Bash";
-    o["agent_type"] = "viber:task-coder";
-    o["tool_input"] = json::object{{"command", command}, {"description", padding}};
-    return json::serialize(o);
-}
+const std::string coder = "viber:task-coder";
 
 RunResult run_guard(const std::string& stdin_bytes, StdinMode mode = StdinMode::bytes) {
     RunOptions options;
@@ -54,7 +45,7 @@ void check_silent(const std::string& stdin_bytes, std::string_view label,
 
 BOOST_AUTO_TEST_CASE(the_deciding_payload_is_denied) {
     // The control for every case below: the same payload, intact, is refused.
-    const RunResult r = run_guard(payload("pkill node"));
+    const RunResult r = run_guard(bash_payload(coder, "pkill node"));
     BOOST_TEST(r.exit_code == 0);
     BOOST_TEST(denied(r));
 }
@@ -69,19 +60,20 @@ BOOST_AUTO_TEST_CASE(not_json) {
 }
 
 BOOST_AUTO_TEST_CASE(json_that_is_not_an_object) {
-    check_silent("[" + payload("pkill node") + "]", "array");
+    check_silent("[" + bash_payload(coder, "pkill node") + "]", "array");
     check_silent("\"viber:task-coder pkill\"", "string");
-    check_silent(payload("pkill node") + payload("pkill node"), "two objects");
+    check_silent(bash_payload(coder, "pkill node") + bash_payload(coder, "pkill node"),
+                 "two objects");
 }
 
 BOOST_AUTO_TEST_CASE(truncated_json) {
-    const std::string whole = payload("pkill node");
+    const std::string whole = bash_payload(coder, "pkill node");
     for (std::size_t cut : {whole.size() - 1, whole.size() / 2, std::size_t{40}})
         check_silent(whole.substr(0, cut), "cut at " + std::to_string(cut));
 }
 
 BOOST_AUTO_TEST_CASE(twenty_megabyte_payload_still_decides) {
-    const std::string big = payload("pkill node", std::string(20u << 20, 'a'));
+    const std::string big = bash_payload(coder, "pkill node", std::string(20u << 20, 'a'));
     BOOST_TEST(big.size() > (20u << 20));
     const RunResult r = run_guard(big);
     BOOST_TEST(r.exit_code == 0);
@@ -96,13 +88,13 @@ BOOST_AUTO_TEST_CASE(twenty_megabytes_of_junk) {
 BOOST_AUTO_TEST_CASE(a_megabyte_command_still_decides) {
     std::string command(1u << 20, 'x');
     command += " ; pkill node";
-    const RunResult r = run_guard(payload("echo " + command));
+    const RunResult r = run_guard(bash_payload(coder, "echo " + command));
     BOOST_TEST(r.exit_code == 0);
     BOOST_TEST(denied(r));
 }
 
 BOOST_AUTO_TEST_CASE(bom_prefixed_payload_still_decides) {
-    const RunResult r = run_guard("\xEF\xBB\xBF" + payload("pkill node"));
+    const RunResult r = run_guard("\xEF\xBB\xBF" + bash_payload(coder, "pkill node"));
     BOOST_TEST(r.exit_code == 0);
     BOOST_TEST(denied(r));
 }
@@ -117,7 +109,7 @@ BOOST_AUTO_TEST_CASE(stdin_held_open_with_no_data) {
 
 BOOST_AUTO_TEST_CASE(stdin_held_open_after_a_whole_payload) {
     // No EOF: the read never completes, so the guard fails open rather than guessing.
-    check_silent(payload("pkill node"), "held open", StdinMode::held_open);
+    check_silent(bash_payload(coder, "pkill node"), "held open", StdinMode::held_open);
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_still_decides) {
@@ -141,7 +133,7 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_without_a_stop_is_silent) {
 BOOST_AUTO_TEST_CASE(command_past_the_depth_cap_is_silent) {
     std::string command = "pkill node; echo ";
     for (int i = 0; i < 10000; ++i) command += "$(";
-    check_silent(payload(command), "unclosed $( ten thousand deep");
+    check_silent(bash_payload(coder, command), "unclosed $( ten thousand deep");
 }
 
 BOOST_AUTO_TEST_CASE(odd_field_types_are_silent) {

@@ -1,11 +1,11 @@
 // guard_run.hpp: what the shell-guard integration tests share: payloads and one run of the binary.
 #pragma once
 
+#include "support/payloads.hpp"
 #include "support/process.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -23,19 +23,8 @@ struct IgnoreSigpipe {
     IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
 };
 
-// The PreToolUse payload Claude Code sends for a Bash call by a subagent.
-inline std::string bash_payload(std::string_view agent_type, std::string_view command) {
-    json::object payload{
-        {"session_id", "s"},
-        {"transcript_path", "/nonexistent/t.jsonl"},
-        {"cwd", "/repo"},
-        {"permission_mode", "default"},
-        {"hook_event_name", "PreToolUse"},
-        {"tool_name", "Bash"},
-        {"tool_input", json::object{{"command", command}, {"description", "run it"}}},
-        {"agent_type", agent_type}};
-    return json::serialize(payload);
-}
+// Shared with the kill-guard tests, which send the same Bash calls.
+using viber::testing::bash_payload;
 
 // `hang_guard` only stops a hung child; the tests assert no speed (a shared, noisy machine, and
 // sanitizer builds reading tens of megabytes).

@@ -1,0 +1,70 @@
+// strace.cpp: runs a command under strace, to show a hook does no work once it reads its stdin.
+#include "support/strace.hpp"
+
+#include "support/process.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string_view>
+#include <unistd.h>
+
+namespace viber::testing {
+
+namespace {
+
+std::string find_strace() {
+    for (const char* dir : {"/usr/bin", "/bin", "/usr/local/bin"}) {
+        const std::string path = std::string(dir) + "/strace";
+        if (::access(path.c_str(), X_OK) == 0) return path;
+    }
+    return {};
+}
+
+} // namespace
+
+Trace trace_process(const std::vector<std::string>& command, const std::string& stdin_bytes) {
+    const std::string strace = find_strace();
+    // A check that cannot run must fail, not pass having traced nothing.
+    BOOST_REQUIRE_MESSAGE(!strace.empty(),
+                          "strace is not installed (looked in /usr/bin, /bin and "
+                          "/usr/local/bin): the no-file/no-process check needs it");
+    const ScratchDir dir;
+    const std::string log = dir / "strace.log";
+    RunOptions options;
+    options.args = {"-f", "-qq", "-e", "trace=open,openat,execve,read", "-o", log};
+    options.args.insert(options.args.end(), command.begin(), command.end());
+    options.stdin_bytes = stdin_bytes;
+    // Unset, as the other integration tests run the hooks: no plugin tree named from outside.
+    options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+    // The leak checker reads /proc at exit under ASan; it is not the hook's work.
+    options.env["ASAN_OPTIONS"] = "detect_leaks=0";
+    options.timeout = std::chrono::seconds(20); // a hang guard: strace slows a sanitizer build
+    const RunResult result = run_process(strace, options);
+    BOOST_REQUIRE_MESSAGE(result.exit_code == 0, "strace failed: " + result.err);
+    std::ifstream in(log);
+    BOOST_REQUIRE_MESSAGE(in.good(), "strace wrote no log at " + log);
+    Trace got;
+    got.out = result.out;
+    for (std::string line; std::getline(in, line);) {
+        // With -f every line starts with the pid; the syscall name follows it.
+        const std::size_t call = line.find_first_not_of("0123456789 ");
+        if (call == std::string::npos) continue;
+        const std::string_view syscall = std::string_view(line).substr(call);
+        if (syscall.starts_with("execve(")) got.execs.push_back(line);
+        if (syscall.starts_with("read(0,")) got.read_stdin = true;
+        if (syscall.starts_with("open(") || syscall.starts_with("openat("))
+            (got.read_stdin ? got.opens_after_stdin : got.opens_before_stdin).push_back(line);
+    }
+    return got;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::ostringstream out;
+    for (const auto& line : lines) out << line << "\n";
+    return out.str();
+}
+
+} // namespace viber::testing
