@@ -1,0 +1,23 @@
+// fuzz_file_limit.cpp: libFuzzer target for plan-gate's plain plan file counter (SPEC §4.3) on
+// arbitrary plan text, against a fixed root that holds no files (so only the token rules run).
+#include "plan-gate/file_limit.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace pg = viber::plan_gate;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    const std::string root = "/nonexistent/viber-fuzz-root";
+    const auto files = pg::plan_files(text, root, root + "/.claude/plans/p.md");
+    // Counted files are distinct.
+    if (std::set<std::string>(files.begin(), files.end()).size() != files.size()) std::abort();
+    const auto refusal = pg::file_limit_refusal(files, "p.md");
+    if (refusal.has_value() != (files.size() > pg::plain_plan_file_limit)) std::abort();
+    return 0;
+}

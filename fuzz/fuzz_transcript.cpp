@@ -1,0 +1,26 @@
+// fuzz_transcript.cpp: libFuzzer target for the transcript scanner (SPEC §3) over arbitrary
+// bytes, for both signal sets, plus the timestamp and plan-path parsers it relies on.
+#include "common/transcript.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+namespace tr = viber::transcript;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    for (const tr::Signals signals : {tr::Signals::planner, tr::Signals::planner_chain}) {
+        const tr::Scan scan = tr::scan_bytes(bytes, tr::Request{signals, true});
+        // Line numbers the scan reports lie inside what it read.
+        if (scan.episode_start > scan.lines || scan.last_signal > scan.lines) std::abort();
+        for (const auto& verdict : scan.verdicts)
+            for (std::size_t index : verdict.named_dispatches)
+                if (index >= scan.dispatches.size()) std::abort();
+        (void)tr::signal_owns_episode(scan);
+    }
+    (void)tr::parse_timestamp(bytes);
+    (void)tr::is_plan_path(bytes);
+    return 0;
+}

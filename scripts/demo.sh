@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# demo.sh: replays the sample session of examples/ through an installed plugin tree and prints
+# each hook's decision, checked against the decision stored with the step.
+#
+# Contract: argv [PLUGIN_ROOT] (default: dist/ of this checkout, as setup-and-demo.sh installs
+# it); reads examples/session.tsv, examples/payloads, examples/transcripts, examples/plans;
+# writes only a scratch directory under $TMPDIR (removed on exit); runs PLUGIN_ROOT/hooks/bin/*
+# with the scratch project as cwd and CLAUDE_PLUGIN_ROOT pointing at a scratch tree holding the
+# plugin files the suite reads but does not ship (scripts/config.sh turning
+# planning.plain-plan-review on, skills/setup/templates/viber.yml at schema 2), so PLUGIN_ROOT
+# itself stays exactly the installed layout; exit 0 when every step answered as expected, 1
+# otherwise, 2 on a usage or setup error.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+examples="$root/examples"
+plugin="${1:-$root/dist}"
+bin="$plugin/hooks/bin"
+
+for hook in plan-gate plan-hints kill-guard shell-guard verdict-nudge session-start; do
+  if [ ! -x "$bin/$hook" ]; then
+    echo "demo: $bin/$hook is missing; install the plugin tree first (bash scripts/setup-and-demo.sh)" >&2
+    exit 2
+  fi
+done
+
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/viber-demo.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+
+# The plugin files the viber plugin owns (SPEC §1), as stubs. The directory is named like the
+# plugin's install directory, so session-start's banner shows the version.
+version="$("$bin/session-start" --version | awk '{print $NF}')"
+plugin_files="$scratch/plugins/viber/$version"
+mkdir -p "$plugin_files/scripts" "$plugin_files/skills/setup/templates"
+printf '%s\n' '#!/usr/bin/env bash' '# Stub of the viber plugin'"'"'s config reader: the plain plan review is on.' \
+  "echo 'planning.plain-plan-review: true'" > "$plugin_files/scripts/config.sh"
+printf '%s\n' 'schema: 2' 'planning:' '  plain-plan-review: false' > "$plugin_files/skills/setup/templates/viber.yml"
+
+# The project the session works in: a git checkout whose .claude/viber.yml is one schema behind.
+project="$scratch/project"
+mkdir -p "$project/.git" "$project/.claude/plans" "$project/src/report"
+printf '%s\n' 'schema: 1' 'planning:' '  plain-plan-review: true' > "$project/.claude/viber.yml"
+mkdir -p "$scratch/transcripts" "$scratch/payloads"
+
+# Reviewer verdicts carry a timestamp a minute ahead, so the plan files written during the demo
+# are older than the PASS (plan-gate's tamper check).
+later="$(date -u -d "@$(( $(date +%s) + 60 ))" +%Y-%m-%dT%H:%M:%S.000Z)"
+
+fill() { # template -> stdout, placeholders replaced
+  sed -e "s|@PROJECT@|$project|g" -e "s|@LATER@|$later|g" -e "s|@TRANSCRIPT@|$2|g" "$1"
+}
+
+# The decision an answer line stands for.
+decision_of() {
+  local line="$1"
+  case "$line" in
+    '') echo silent ;;
+    *'"permissionDecision":"deny"'*) echo deny ;;
+    *'"permissionDecision":"allow"'*) echo allow ;;
+    *'"decision":"block"'*) echo block ;;
+    *'"additionalContext":'*) echo context ;;
+    *'"systemMessage":'*) echo message ;;
+    *) echo other ;;
+  esac
+}
+
+# The first line of a string member of the answer, for display only (the check above and the
+# needles below never depend on it).
+first_line_of() {
+  local value
+  value="$(printf '%s' "$1" | sed -n -E "s/.*\"$2\":\"(([^\"\\\\]|\\\\.)*)\".*/\\1/p")"
+  value="${value%%\\n*}"
+  value="$(printf '%s' "$value" | sed -e 's/\\"/"/g' -e 's/\\\\/\\/g' -e 's/\\t/ /g')"
+  if [ "${#value}" -gt 150 ]; then value="${value:0:147}..."; fi
+  printf '%s' "$value"
+}
+
+summary_of() { # hook, answer line
+  case "$(decision_of "$2")" in
+    deny | allow) first_line_of "$2" permissionDecisionReason ;;
+    block) first_line_of "$2" reason ;;
+    context | message)
+      if [ "$1" = session-start ]; then
+        printf '%s | context: %s' "$(first_line_of "$2" systemMessage)" "$(first_line_of "$2" additionalContext)"
+      else
+        first_line_of "$2" additionalContext
+      fi ;;
+  esac
+}
+
+echo "viber-hooks demo: the sample session of examples/, through $bin"
+echo "  project $project (.claude/viber.yml at schema 1)"
+echo "  CLAUDE_PLUGIN_ROOT $plugin_files (config.sh: planning.plain-plan-review: true; template at schema 2)"
+
+steps=0
+unexpected=0
+while IFS=$'\t' read -r step hooks expects payload fragments plan what; do
+  case "$step" in '' | '#'*) continue ;; esac
+  steps=$((steps + 1))
+
+  transcript="$scratch/transcripts/$step.jsonl"
+  : > "$transcript"
+  if [ "$fragments" != - ]; then
+    IFS='+' read -r -a parts <<< "$fragments"
+    for part in "${parts[@]}"; do fill "$examples/transcripts/$part.jsonl" "" >> "$transcript"; done
+  fi
+  if [ "$plan" != - ]; then
+    mkdir -p "$(dirname "$project/${plan#*>}")"
+    cp "$examples/plans/${plan%%>*}" "$project/${plan#*>}"
+  fi
+  input="$scratch/payloads/$step.json"
+  fill "$examples/payloads/$payload" "$transcript" > "$input"
+
+  event="$(grep -o '"hook_event_name":"[A-Za-z]*"' "$input" | cut -d'"' -f4)"
+  tool="$(grep -o '"tool_name":"[A-Za-z]*"' "$input" | cut -d'"' -f4 || true)"
+  printf '\n[%s] %s%s  %s\n' "$step" "$event" "${tool:+ $tool}" "$what"
+
+  IFS=',' read -r -a hook_list <<< "$hooks"
+  IFS=',' read -r -a expect_list <<< "$expects"
+  for i in "${!hook_list[@]}"; do
+    hook="${hook_list[$i]}"
+    expect="${expect_list[$i]:-silent}"
+    status=0
+    answer="$(cd "$project" && CLAUDE_PLUGIN_ROOT="$plugin_files" timeout 10 "$bin/$hook" < "$input")" || status=$?
+    decision="$(decision_of "$answer")"
+    ok=yes
+    [ "$status" -eq 0 ] || ok=no
+    [ "$decision" = "${expect%%:*}" ] || ok=no
+    if [ "$expect" != "${expect%%:*}" ]; then
+      IFS='|' read -r -a needles <<< "${expect#*:}"
+      for needle in "${needles[@]}"; do
+        grep -qF -- "$needle" <<< "$answer" || ok=no
+      done
+    fi
+    printf '     %-14s %-8s %s\n' "$hook" "$decision" "$(summary_of "$hook" "$answer")"
+    if [ "$ok" = no ]; then
+      unexpected=$((unexpected + 1))
+      printf '     %-14s NOT AS EXPECTED: wanted %s (exit status %s)\n' "" "$expect" "$status"
+    fi
+  done
+done < "$examples/session.tsv"
+
+echo
+if [ "$unexpected" -eq 0 ]; then
+  echo "demo: $steps steps, all as expected"
+else
+  echo "demo: $steps steps, $unexpected answers not as expected"
+  exit 1
+fi

@@ -1,0 +1,158 @@
+// install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of SPEC §1
+// exactly.
+#define BOOST_TEST_MODULE install
+#include "support/process.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/filesystem.hpp>
+#include <boost/json.hpp>
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+
+namespace fs = boost::filesystem;
+namespace json = boost::json;
+using namespace viber::testing;
+
+namespace {
+
+const char* const hook_names[] = {"plan-gate",   "plan-hints",    "kill-guard",
+                                  "shell-guard", "verdict-nudge", "session-start"};
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The build tree these tests belong to: the hooks are built into <build>/bin.
+std::string build_dir() {
+    return fs::canonical(fs::path(VIBER_BIN_DIR) / "..").string();
+}
+
+// The cmake that configured the build tree (its cache names it), so the test installs with the
+// same version that generated the install scripts.
+std::string cmake_command() {
+    std::istringstream cache(read_file(build_dir() + "/CMakeCache.txt"));
+    const std::string key = "CMAKE_COMMAND:INTERNAL=";
+    for (std::string line; std::getline(cache, line);)
+        if (line.rfind(key, 0) == 0) return line.substr(key.size());
+    return "/usr/bin/cmake";
+}
+
+// One install into a fresh prefix, shared by the cases below.
+struct Installed {
+    ScratchDir prefix;
+    RunResult result;
+    Installed() {
+        RunOptions options;
+        options.args = {"--install", build_dir(), "--prefix", prefix.path()};
+        options.timeout = std::chrono::seconds(120);
+        result = run_process(cmake_command(), options);
+    }
+    std::string operator/(const std::string& rel) const { return prefix.path() + "/" + rel; }
+};
+
+const Installed& installed() {
+    static const Installed once;
+    return once;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(cmake_install_succeeds) {
+    const Installed& tree = installed();
+    BOOST_TEST(tree.result.exit_code == 0,
+               "cmake --install failed: " << tree.result.err << tree.result.out);
+    BOOST_TEST(!tree.result.timed_out);
+}
+
+BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
+    const Installed& tree = installed();
+    std::set<std::string> files, directories, other;
+    const fs::path root(tree.prefix.path());
+    for (fs::recursive_directory_iterator it(root), end; it != end; ++it) {
+        const std::string rel = fs::relative(it->path(), root).generic_string();
+        const fs::file_status status = fs::symlink_status(it->path());
+        if (fs::is_regular_file(status))
+            files.insert(rel);
+        else if (fs::is_directory(status))
+            directories.insert(rel);
+        else
+            other.insert(rel);
+    }
+    const std::set<std::string> expected_files{
+        "hooks/hooks.json",        "hooks/bin/plan-gate",       "hooks/bin/plan-hints",
+        "hooks/bin/kill-guard",    "hooks/bin/shell-guard",     "hooks/bin/verdict-nudge",
+        "hooks/bin/session-start", "hooks/content/manifest.md", "hooks/content/plan-hints.md"};
+    BOOST_TEST(files == expected_files, boost::test_tools::per_element());
+    BOOST_TEST(directories == (std::set<std::string>{"hooks", "hooks/bin", "hooks/content"}),
+               boost::test_tools::per_element());
+    BOOST_TEST(other.empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable) {
+    const Installed& tree = installed();
+    for (const char* name : hook_names) {
+        struct stat info {};
+        const std::string path = tree / (std::string("hooks/bin/") + name);
+        BOOST_REQUIRE_MESSAGE(::stat(path.c_str(), &info) == 0, path << " missing");
+        BOOST_TEST(S_ISREG(info.st_mode));
+        BOOST_TEST((info.st_mode & 0111) == 0111, name << " is not executable by all");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike) {
+    const Installed& tree = installed();
+    std::set<std::string> versions;
+    for (const char* name : hook_names) {
+        RunOptions options;
+        options.args = {"--version"};
+        options.timeout = std::chrono::seconds(10);
+        const RunResult run = run_process(tree / (std::string("hooks/bin/") + name), options);
+        BOOST_TEST(run.exit_code == 0, name << " --version exited " << run.exit_code);
+        const std::string prefix = std::string(name) + " (viber-hooks) ";
+        BOOST_TEST(run.out.rfind(prefix, 0) == 0, name << " printed " << run.out);
+        if (run.out.rfind(prefix, 0) == 0) versions.insert(run.out.substr(prefix.size()));
+    }
+    BOOST_TEST(versions.size() == 1u, "the six binaries report different versions");
+}
+
+BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files) {
+    const Installed& tree = installed();
+    BOOST_TEST(read_file(tree / "hooks/hooks.json") == read_file(source_path("hooks/hooks.json")));
+    BOOST_TEST(read_file(tree / "hooks/content/manifest.md") ==
+               read_file(source_path("content/manifest.md")));
+    BOOST_TEST(read_file(tree / "hooks/content/plan-hints.md") ==
+               read_file(source_path("content/plan-hints.md")));
+    BOOST_TEST(!read_file(tree / "hooks/content/manifest.md").empty());
+}
+
+// The installed tree is a working plugin root: with CLAUDE_PLUGIN_ROOT unset, session-start finds
+// the manifest through its own location (SPEC §1) and injects it (SPEC §6).
+BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest) {
+    const Installed& tree = installed();
+    ScratchDir project;
+    RunOptions options;
+    options.stdin_bytes = json::serialize(json::object{
+        {"hook_event_name", "SessionStart"}, {"source", "startup"}, {"cwd", project.path()}});
+    options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+    options.cwd = project.path();
+    options.timeout = std::chrono::seconds(10);
+    const RunResult run = run_process(tree / "hooks/bin/session-start", options);
+    BOOST_TEST(run.exit_code == 0);
+    BOOST_REQUIRE(!run.out.empty() && run.out.back() == '\n');
+    const json::object answer = json::parse(run.out).as_object();
+    BOOST_TEST(answer.at("systemMessage").as_string() == "viber loaded dev");
+    std::string manifest = read_file(tree / "hooks/content/manifest.md");
+    while (!manifest.empty() && (manifest.back() == '\n' || manifest.back() == '\r'))
+        manifest.pop_back();
+    const json::object& specific = answer.at("hookSpecificOutput").as_object();
+    BOOST_TEST(specific.at("hookEventName").as_string() == "SessionStart");
+    BOOST_REQUIRE(specific.contains("additionalContext"));
+    BOOST_TEST(specific.at("additionalContext").as_string() == manifest);
+}
