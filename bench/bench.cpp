@@ -574,6 +574,11 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    // Every program runs with the scratch project as its cwd: relative paths would miss.
+    options.floor = fs::absolute(options.floor).string();
+    options.bin_dir = fs::absolute(options.bin_dir).string();
+    options.content_dir = fs::absolute(options.content_dir).string();
+
     std::string pattern = options.work + "/viber-bench-XXXXXX";
     if (::mkdtemp(pattern.data()) == nullptr) {
         std::cerr << "viber-bench: cannot create a directory under " << options.work << "\n";

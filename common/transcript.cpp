@@ -669,7 +669,8 @@ private:
     Scan scan_;
 };
 
-constexpr std::size_t default_buffer_size = 128 * 1024;
+// 64 KiB: every page of the buffer is a fault on a short call, and larger reads gain little.
+constexpr std::size_t default_buffer_size = 64 * 1024;
 
 Scan scan_source(Source& source, const Request& request, std::size_t buffer_size, detail::Kernel kernel) {
     try {
