@@ -31,7 +31,7 @@ bool is_name_char(char c) {
 }
 
 // Characters that end an unquoted word.
-bool is_metachar(char c) {
+constexpr bool is_metachar(char c) {
     switch (c) {
     case ' ':
     case '\t':
@@ -48,6 +48,20 @@ bool is_metachar(char c) {
         return false;
     }
 }
+
+// Bytes read_word copies as they are: no metacharacter, quote, escape or expansion starts with
+// one. A table, because long commands are mostly such bytes.
+constexpr std::array<bool, 256> plain_bytes = [] {
+    std::array<bool, 256> table{};
+    for (int b = 0; b < 256; ++b) {
+        const char c = static_cast<char>(b);
+        table[static_cast<std::size_t>(b)] = !is_metachar(c) && c != '\\' && c != '\'' &&
+                                             c != '"' && c != '$' && c != '`';
+    }
+    return table;
+}();
+
+bool is_plain_byte(char c) { return plain_bytes[static_cast<unsigned char>(c)]; }
 
 bool all_digits(std::string_view s) {
     if (s.empty()) return false;
@@ -635,8 +649,11 @@ private:
                 backtick(depth);
                 word.text.append(src_.substr(tick, pos_ - tick));
             } else {
-                word.text += c;
-                ++pos_;
+                // A run of plain bytes in one append: most of a long command is plain words.
+                std::size_t end = pos_ + 1;
+                while (end < src_.size() && is_plain_byte(src_[end])) ++end;
+                word.text.append(src_.substr(pos_, end - pos_));
+                pos_ = end;
             }
         }
         lexed.raw = src_.substr(begin, pos_ - begin);
