@@ -55,6 +55,17 @@ std::optional<std::string> read_regular_file(const std::string& path, std::size_
     return bytes;
 }
 
+std::string_view cut_trailing_newlines(std::string_view text) {
+    for (;;) {
+        if (text.ends_with("\r\n"))
+            text.remove_suffix(2);
+        else if (text.ends_with('\n'))
+            text.remove_suffix(1);
+        else
+            return text;
+    }
+}
+
 std::optional<std::time_t> mtime_seconds(const std::string& path) {
     struct stat st {};
     if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;

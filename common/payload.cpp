@@ -73,6 +73,12 @@ std::optional<std::string_view> string_field(const boost::json::object& obj, std
     return std::string_view(s.data(), s.size());
 }
 
+std::optional<std::string_view> bash_command(const boost::json::object& payload) {
+    const auto* tool_input = payload.if_contains("tool_input");
+    if (tool_input == nullptr || !tool_input->is_object()) return std::nullopt;
+    return string_field(tool_input->get_object(), "command");
+}
+
 bool is_true(const boost::json::object& obj, std::string_view key) {
     const auto* value = obj.if_contains(key);
     return value != nullptr && value->is_bool() && value->get_bool();

@@ -223,7 +223,8 @@ WrapperOperands wrapper_operands(const std::vector<Word>& words, std::size_t i,
     return result;
 }
 
-// `bash -c STRING`, `sh -lc STRING`…: the index of STRING, or nullopt when no -c is given.
+} // namespace
+
 std::optional<std::size_t> shell_command_string(const std::vector<Word>& words, std::size_t i) {
     bool has_c = false;
     const std::size_t n = words.size();
@@ -252,6 +253,8 @@ std::optional<std::size_t> shell_command_string(const std::vector<Word>& words, 
     if (!has_c || i >= n) return std::nullopt;
     return i;
 }
+
+namespace {
 
 // ---------------------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,10 @@ struct Options {
 
 // Analyzes `command`. Never throws (an internal failure returns complete == false).
 Analysis analyze(std::string_view command, const Options& options = {});
+
+// The arguments of `bash|sh|zsh|dash|ksh` from index `i` on: the index of the string a `-c`
+// (also combined, `-lc`) runs, options with values (`-o`, `--rcfile`) skipped; nullopt without -c.
+std::optional<std::size_t> shell_command_string(const std::vector<Word>& args, std::size_t i = 0);
 
 // "/usr/bin/pkill" -> "pkill", "./x" -> "x", "C:\\Windows\\taskkill.exe" -> "taskkill.exe": the
 // part after the last `/` or `\`.

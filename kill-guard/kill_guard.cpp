@@ -119,10 +119,7 @@ std::optional<boost::json::value> decide(std::string_view payload) {
     if (!object) return std::nullopt;
     const std::optional<std::string_view> agent = string_field(*object, "agent_type");
     if (!agent || agent->substr(0, 6) != "viber:") return std::nullopt;
-    const auto* tool_input = object->if_contains("tool_input");
-    if (tool_input == nullptr || !tool_input->is_object()) return std::nullopt;
-    const std::optional<std::string_view> command =
-        string_field(tool_input->get_object(), "command");
+    const std::optional<std::string_view> command = bash_command(*object);
     if (!command) return std::nullopt;
     const std::optional<std::string> reason = refusal_reason(*command);
     if (!reason) return std::nullopt;

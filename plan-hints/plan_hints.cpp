@@ -9,14 +9,6 @@
 
 namespace viber::plan_hints {
 
-std::string_view cut_trailing_newlines(std::string_view text) {
-    while (!text.empty() && text.back() == '\n') {
-        text.remove_suffix(1);
-        if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    }
-    return text;
-}
-
 std::optional<std::string> hint_context(const HintsInput& input) {
     // The viber planner, intent and fixer bring their own planning rules: the plain-plan rules
     // would contradict them for the rest of the episode.

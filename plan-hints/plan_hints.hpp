@@ -20,9 +20,6 @@ struct HintsInput {
 // The additionalContext to inject, or nullopt for silence.
 std::optional<std::string> hint_context(const HintsInput& input);
 
-// `text` with its trailing newlines (LF or CRLF) cut, as the shell's $(cat) did.
-std::string_view cut_trailing_newlines(std::string_view text);
-
 // The hook: payload bytes in, the UserPromptSubmit answer (or nothing) out. Fails open to nothing.
 std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
 

@@ -20,5 +20,5 @@
 
 int main(int argc, char** argv) {
     namespace hook = viber::session_start_hook;
-    return viber::hook_main(argc, argv, {"session-start", hook::contract, hook::run, hook::run});
+    return viber::hook_main(argc, argv, {"session-start", hook::contract, hook::run, hook::fail_open});
 }

@@ -55,14 +55,7 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
 
 std::optional<std::string_view> manifest_context(std::string_view manifest) {
     // `$(cat)` in the original cut trailing LFs; a manifest saved with CRLF loses its CRLFs too.
-    for (;;) {
-        if (manifest.ends_with("\r\n"))
-            manifest.remove_suffix(2);
-        else if (manifest.ends_with('\n'))
-            manifest.remove_suffix(1);
-        else
-            break;
-    }
+    manifest = cut_trailing_newlines(manifest);
     for (const char c : manifest)
         if (!is_space(c)) return manifest;
     return std::nullopt;
@@ -198,6 +191,17 @@ std::optional<boost::json::value> run(const std::optional<std::string>& stdin_by
         }
     }
     return decide(gather(cwd));
+}
+
+std::optional<boost::json::value> fail_open(const std::optional<std::string>&) {
+    try {
+        return run(std::nullopt);
+    } catch (...) {
+    }
+    const char* root = std::getenv("CLAUDE_PLUGIN_ROOT");
+    std::optional<std::string_view> plugin_root;
+    if (root != nullptr && *root != '\0') plugin_root = root;
+    return session_start(std::nullopt, "viber loaded " + plugin_version(plugin_root));
 }
 
 } // namespace viber::session_start_hook

@@ -78,4 +78,8 @@ Inputs gather(const std::optional<std::string>& cwd);
 // banner always goes out.
 std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
 
+// After an exception in `run`: `run` once more without a payload (banner and manifest); if that
+// throws too, the banner alone, which reads no file.
+std::optional<boost::json::value> fail_open(const std::optional<std::string>& stdin_bytes);
+
 } // namespace viber::session_start_hook

@@ -642,22 +642,15 @@ bool resolve_segments(std::string_view path, std::vector<std::string_view>& segm
 }
 
 // The string a `sh -c STRING` runs: find -exec hands its command to no lexer, so the guard lexes
-// that string itself.
+// that string itself, found by the lexer's own -c rule.
 std::optional<std::string_view> shell_command_string(const Invocation& command) {
     if (interpreter_of(program(command)) == nullptr ||
         interpreter_of(program(command))->parse != shell_launch) {
         return std::nullopt;
     }
-    const std::vector<Word>& args = command.args;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.size() < 2 || w[0] != '-' || w[1] == '-') return std::nullopt;
-        if (w.find('c') != std::string_view::npos) {
-            if (i + 1 < args.size()) return std::string_view(args[i + 1].text);
-            return std::nullopt;
-        }
-    }
-    return std::nullopt;
+    const std::optional<std::size_t> at = shell::shell_command_string(command.args);
+    if (!at) return std::nullopt;
+    return std::string_view(command.args[*at].text);
 }
 
 // find -exec sh -c '…' inside find -exec sh -c '…': each level lexes one more string; past this
@@ -875,10 +868,7 @@ std::optional<boost::json::value> run(const std::optional<std::string>& stdin_by
     if (!payload) return std::nullopt;
     const std::optional<std::string_view> agent_type = string_field(*payload, "agent_type");
     if (!agent_type || rules_binding(*agent_type).empty()) return std::nullopt;
-    const auto* tool_input = payload->if_contains("tool_input");
-    if (tool_input == nullptr || !tool_input->is_object()) return std::nullopt;
-    const std::optional<std::string_view> command =
-        string_field(tool_input->get_object(), "command");
+    const std::optional<std::string_view> command = bash_command(*payload);
     if (!command) return std::nullopt;
     return decide(*agent_type, *command);
 }

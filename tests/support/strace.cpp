@@ -67,4 +67,16 @@ std::string joined(const std::vector<std::string>& lines) {
     return out.str();
 }
 
+bool is_startup_open(const std::string& line) {
+    return line.find(".so") != std::string::npos || line.find("/proc/") != std::string::npos ||
+           line.find("/sys/") != std::string::npos;
+}
+
+std::vector<std::string> hook_opens(const Trace& trace) {
+    std::vector<std::string> opens = trace.opens_after_stdin;
+    for (const std::string& line : trace.opens_before_stdin)
+        if (!is_startup_open(line)) opens.push_back(line);
+    return opens;
+}
+
 } // namespace viber::testing

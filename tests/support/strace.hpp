@@ -22,6 +22,14 @@ struct Trace {
 // CLAUDE_PLUGIN_ROOT unset. Fails the test, saying so, when strace is missing or fails.
 Trace trace_process(const std::vector<std::string>& command, const std::string& stdin_bytes);
 
+// True for an open the loader or a sanitizer does before main (a shared library, /proc, /sys):
+// the build's, not the hook's. A hook reads stdin first thing in main.
+bool is_startup_open(const std::string& line);
+
+// Every open that is the hook's own work: all opens after the first stdin read, and any open
+// before it that is not start-up. A hook that does no work has none.
+std::vector<std::string> hook_opens(const Trace& trace);
+
 // The lines one per line, for a failure message that shows what the trace saw.
 std::string joined(const std::vector<std::string>& lines);
 

@@ -191,3 +191,15 @@ BOOST_AUTO_TEST_CASE(mtime_is_whole_seconds) {
     BOOST_TEST(*got == 1790000000);
     BOOST_TEST(!mtime_seconds(dir / "missing"));
 }
+
+BOOST_AUTO_TEST_CASE(cuts_lf_and_crlf_trailing_newlines_only) {
+    BOOST_TEST(viber::cut_trailing_newlines("rules\n") == "rules");
+    BOOST_TEST(viber::cut_trailing_newlines("rules\n\n\n") == "rules");
+    BOOST_TEST(viber::cut_trailing_newlines("rules\r\n\r\n") == "rules");
+    BOOST_TEST(viber::cut_trailing_newlines("a\nb\r\n") == "a\nb");
+    BOOST_TEST(viber::cut_trailing_newlines("rules  ") == "rules  ");
+    BOOST_TEST(viber::cut_trailing_newlines("x\r") == "x\r"); // a lone CR is not a newline
+    BOOST_TEST(viber::cut_trailing_newlines("\n\r\n") == "");
+    BOOST_TEST(viber::cut_trailing_newlines("") == "");
+}
+

@@ -340,3 +340,25 @@ BOOST_AUTO_TEST_CASE(contains_finds_raw_bytes) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(bash_commands)
+
+BOOST_AUTO_TEST_CASE(reads_tool_input_command) {
+    const auto obj = parse_object(R"({"agent_type":"viber:x","tool_input":{"command":"ls -l"}})");
+    BOOST_REQUIRE(obj);
+    const auto command = viber::bash_command(*obj);
+    BOOST_REQUIRE(command);
+    BOOST_TEST(*command == "ls -l");
+}
+
+BOOST_AUTO_TEST_CASE(missing_or_mistyped_parts_give_nothing) {
+    for (const char* text : {R"({"agent_type":"viber:x"})", R"({"tool_input":"ls"})",
+                             R"({"tool_input":{"command":7}})", R"({"tool_input":{}})",
+                             R"({"command":"ls"})", R"({"x":{"tool_input":{"command":"ls"}}})"}) {
+        const auto obj = parse_object(text);
+        BOOST_REQUIRE(obj);
+        BOOST_TEST(!viber::bash_command(*obj), text);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

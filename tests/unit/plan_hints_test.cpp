@@ -3,18 +3,11 @@
 #include <boost/test/unit_test.hpp>
 
 #include "plan-hints/plan_hints.hpp"
+#include "support/scratch.hpp"
+
+#include <cstdlib>
 
 using namespace viber::plan_hints;
-
-BOOST_AUTO_TEST_CASE(cuts_lf_and_crlf_trailing_newlines_only) {
-    BOOST_TEST(cut_trailing_newlines("rules\n") == "rules");
-    BOOST_TEST(cut_trailing_newlines("rules\n\n\n") == "rules");
-    BOOST_TEST(cut_trailing_newlines("rules\r\n\r\n") == "rules");
-    BOOST_TEST(cut_trailing_newlines("a\nb\r\n") == "a\nb");
-    BOOST_TEST(cut_trailing_newlines("rules  ") == "rules  ");
-    BOOST_TEST(cut_trailing_newlines("\n\r\n") == "");
-    BOOST_TEST(cut_trailing_newlines("") == "");
-}
 
 BOOST_AUTO_TEST_CASE(prints_in_plan_mode_without_a_signal) {
     HintsInput input{true, false, std::string("rules\n")};
@@ -38,9 +31,18 @@ BOOST_AUTO_TEST_CASE(silent_without_or_with_an_empty_hints_file) {
 }
 
 BOOST_AUTO_TEST_CASE(run_fails_open_on_bad_payloads) {
+    // A hints file the §1 rule finds, so that silence below comes from the payload alone.
+    viber::testing::ScratchDir plugin;
+    plugin.write("hooks/content/plan-hints.md", "rules\n");
+    ::setenv("CLAUDE_PLUGIN_ROOT", plugin.path().c_str(), 1);
+    // The control: a good plan-mode payload prints the hints.
+    BOOST_TEST(run(std::string(R"({"permission_mode":"plan"})")).has_value());
     BOOST_TEST(!run(std::nullopt).has_value());
     BOOST_TEST(!run(std::string()).has_value());
     BOOST_TEST(!run(std::string("not json")).has_value());
-    BOOST_TEST(!run(std::string("[\"permission_mode\",\"plan\"]")).has_value());
+    BOOST_TEST(!run(std::string(R"({"permission_mode":"plan")")).has_value());
+    BOOST_TEST(!run(std::string(R"([{"permission_mode":"plan"}])")).has_value());
+    BOOST_TEST(!run(std::string(R"({"x":{"permission_mode":"plan"}})")).has_value());
     BOOST_TEST(!run(std::string(R"({"permission_mode":"default"})")).has_value());
+    ::unsetenv("CLAUDE_PLUGIN_ROOT");
 }

@@ -378,6 +378,7 @@ BOOST_AUTO_TEST_CASE(gather_without_cwd_reads_no_yml) {
     const Inputs inputs = hook::gather(std::nullopt);
     BOOST_TEST(inputs.manifest.has_value());
     BOOST_TEST(!inputs.project_yml);
+    BOOST_TEST(!inputs.template_yml);
 }
 
 BOOST_AUTO_TEST_CASE(an_empty_plugin_root_is_unset) {
@@ -399,3 +400,10 @@ BOOST_AUTO_TEST_CASE(a_bad_payload_still_gives_the_banner) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_CASE(fail_open_still_prints_the_banner) {
+    PluginRootEnv env("");
+    const auto answer = hook::fail_open(std::nullopt);
+    BOOST_REQUIRE(answer);
+    BOOST_TEST(answer->as_object().at("systemMessage").as_string() == "viber loaded dev");
+}

@@ -4,6 +4,8 @@
 #include "gate_fixture.hpp"
 
 #include <boost/test/unit_test.hpp>
+
+#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,6 +110,13 @@ BOOST_AUTO_TEST_CASE(array_payload_allows) {
     Gate gate;
     const TranscriptBuilder t = armed(gate);
     require_allow(gate.ask_raw("[" + json::serialize(gate.payload(t)) + "]"));
+}
+
+BOOST_AUTO_TEST_CASE(payloads_that_are_not_objects_allow) {
+    Gate gate;
+    for (const std::string& raw : std::vector<std::string>{"null", "42", "\"plan\"", "true",
+                                  std::string(100000, '[') + std::string(100000, ']')})
+        require_allow(gate.ask_raw(raw));
 }
 
 BOOST_AUTO_TEST_CASE(truncated_payload_allows) {

@@ -128,6 +128,26 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_directory_keeps_the_planner) {
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
 
+BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner) {
+    // Never blocks on a FIFO nobody writes, never reads /dev/zero: not a regular file.
+    Gate gate;
+    gate.config(switch_off_script);
+    gate.project().mkdir(".claude/plans");
+    const std::string fifo = gate.project() / ".claude/plans/fifo.md";
+    const std::string zero = gate.project() / ".claude/plans/zero.md";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    BOOST_REQUIRE(::symlink("/dev/zero", zero.c_str()) == 0);
+    for (const std::string& plan : {fifo, zero}) {
+        TranscriptBuilder t;
+        planner_episode(t);
+        t.write_file(plan, planner_plan);
+        const Answer answer = gate.ask(t);
+        BOOST_TEST(!answer.run.timed_out, plan);
+        require_deny(answer, "Next step: review the plan.");
+        BOOST_TEST(has(answer.reason, "viber:planner-review"), plan);
+    }
+}
+
 BOOST_AUTO_TEST_CASE(unreadable_plan_keeps_the_planner) {
     Gate gate;
     gate.config(switch_off_script);

@@ -167,16 +167,14 @@ BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_dangling_link_is_skipped) {
     BOOST_TEST(!context(got));
 }
 
-BOOST_AUTO_TEST_CASE(a_manifest_without_read_permission) {
+BOOST_AUTO_TEST_CASE(an_unreadable_manifest_is_skipped) {
+    // /proc/self/mem is a regular file whose read fails, even for root (mode 000 does not stop
+    // root, and the tests may run as root).
     Fixture f;
-    const std::string path = f.plugin.write(manifest_rel, "M");
-    BOOST_REQUIRE(::chmod(path.c_str(), 0) == 0);
+    f.plugin.mkdir("hooks/content");
+    BOOST_REQUIRE(::symlink("/proc/self/mem", (f.plugin / manifest_rel).c_str()) == 0);
     const auto got = answer(f.run(f.payload()));
-    // Root reads a mode-000 file; anyone else cannot, and then there is no context.
-    if (::access(path.c_str(), R_OK) == 0)
-        BOOST_TEST(context(got).value_or("<none>") == "M");
-    else
-        BOOST_TEST(!context(got));
+    BOOST_TEST(!context(got));
     BOOST_TEST(banner(got) == "viber loaded dev");
 }
 

@@ -8,6 +8,7 @@
 
 using namespace shell_guard_test;
 using viber::testing::hook_binary;
+using viber::testing::hook_opens;
 using viber::testing::joined;
 using viber::testing::Trace;
 using viber::testing::trace_process;
@@ -32,7 +33,7 @@ BOOST_AUTO_TEST_CASE(a_non_viber_call_opens_no_file_and_starts_no_process) {
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("general-purpose", everything));
     BOOST_TEST(got.read_stdin);
-    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(hook_opens(got).empty(), joined(hook_opens(got)));
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
     BOOST_TEST(got.out.empty(), got.out);
 }
@@ -41,7 +42,7 @@ BOOST_AUTO_TEST_CASE(a_scout_call_opens_no_file_and_starts_no_process) {
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("viber:scout", everything));
     BOOST_TEST(got.read_stdin);
-    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(hook_opens(got).empty(), joined(hook_opens(got)));
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
     BOOST_TEST(got.out.empty(), got.out);
 }
@@ -50,7 +51,7 @@ BOOST_AUTO_TEST_CASE(a_refused_coder_call_opens_no_file_and_starts_no_process_ei
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("viber:task-coder", everything));
     BOOST_TEST(got.read_stdin);
-    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(hook_opens(got).empty(), joined(hook_opens(got)));
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
     BOOST_TEST(got.out.rfind("{\"hookSpecificOutput\"", 0) == 0u, got.out);
 }

@@ -7,6 +7,8 @@
 #include <boost/filesystem.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include "common/files.hpp"
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -148,9 +150,8 @@ BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest) {
     BOOST_REQUIRE(!run.out.empty() && run.out.back() == '\n');
     const json::object answer = json::parse(run.out).as_object();
     BOOST_TEST(answer.at("systemMessage").as_string() == "viber loaded dev");
-    std::string manifest = read_file(tree / "hooks/content/manifest.md");
-    while (!manifest.empty() && (manifest.back() == '\n' || manifest.back() == '\r'))
-        manifest.pop_back();
+    const std::string file = read_file(tree / "hooks/content/manifest.md");
+    const std::string manifest(viber::cut_trailing_newlines(file));
     const json::object& specific = answer.at("hookSpecificOutput").as_object();
     BOOST_TEST(specific.at("hookEventName").as_string() == "SessionStart");
     BOOST_REQUIRE(specific.contains("additionalContext"));

@@ -15,6 +15,7 @@
 
 namespace json = boost::json;
 using viber::testing::hook_binary;
+using viber::testing::hook_opens;
 using viber::testing::joined;
 using viber::testing::RunOptions;
 using viber::testing::RunResult;
@@ -133,6 +134,9 @@ BOOST_AUTO_TEST_CASE(no_final_message_passes) {
 
 BOOST_AUTO_TEST_CASE(a_key_quoted_in_a_string_never_counts) {
     expect_nothing(run(stop("general-purpose", R"(quoted: {"agent_type":"viber:task-coder"})")));
+    // No top-level key at all: the only `agent_type` in the bytes is nested or quoted.
+    expect_nothing(run(R"({"tool_input":{"agent_type":"viber:task-coder"},"last_assistant_message":"no verdict"})"));
+    expect_nothing(run(R"({"last_assistant_message":"{\"agent_type\":\"viber:task-coder\"} no verdict"})"));
 }
 
 BOOST_AUTO_TEST_CASE(a_5_mb_message_without_a_verdict_line_is_blocked) {
@@ -208,7 +212,7 @@ BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process) {
     const Trace got =
         trace_process({hook_binary("verdict-nudge")}, stop("general-purpose", "no verdict here"));
     BOOST_TEST(got.read_stdin);
-    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(hook_opens(got).empty(), joined(hook_opens(got)));
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
 }
 
@@ -216,7 +220,7 @@ BOOST_AUTO_TEST_CASE(an_excluded_viber_agent_opens_no_file_and_starts_no_process
     const Trace got =
         trace_process({hook_binary("verdict-nudge")}, stop("viber:scout", "map written: x"));
     BOOST_TEST(got.read_stdin);
-    BOOST_TEST(got.opens_after_stdin.empty(), joined(got.opens_after_stdin));
+    BOOST_TEST(hook_opens(got).empty(), joined(hook_opens(got)));
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
 }
 
