@@ -1,12 +1,19 @@
-// hook_main.cpp: tool mode and the fail-open hook mode shared by every binary.
+// hook_main.cpp: tool mode (--help, --version, --explain) and the fail-open hook mode shared by
+// every binary.
 #include "common/hook_main.hpp"
 
+#include "common/log.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
+#include "common/utf8.hpp"
 
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <unistd.h>
@@ -14,6 +21,7 @@
 namespace viber {
 
 namespace po = boost::program_options;
+namespace json = boost::json;
 
 std::string_view suite_version() {
     return VIBER_VERSION;
@@ -21,17 +29,105 @@ std::string_view suite_version() {
 
 namespace {
 
+// How --explain shows one top-level value: its type, and a string's first characters.
+std::string describe(const json::value& value) {
+    switch (value.kind()) {
+    case json::kind::string: {
+        // Escaped as JSON, so a newline or a quote in the value stays on one line.
+        const json::string& text = value.get_string();
+        const std::string_view view(text.data(), text.size());
+        constexpr std::size_t shown = 60;
+        const std::size_t characters = utf8::code_points(view);
+        std::string out = "string " + json::serialize(json::string(utf8::repaired(
+                                          view.substr(0, utf8::offset_of(view, shown)))));
+        if (characters > shown) out += "... (" + std::to_string(characters) + " characters)";
+        return out;
+    }
+    case json::kind::object:
+        return "object (" + std::to_string(value.get_object().size()) + " keys)";
+    case json::kind::array:
+        return "array (" + std::to_string(value.get_array().size()) + " elements)";
+    case json::kind::bool_:
+        return value.get_bool() ? "true" : "false";
+    case json::kind::null:
+        return "null";
+    default:
+        return "number " + json::serialize(value);
+    }
+}
+
+// What hook mode read, for --explain: recorded by decide_stdin itself, so the explanation shows
+// the very path hook mode takes.
+void trace_payload(Trace& trace, const std::optional<std::string>& stdin_bytes,
+                   const json::object* payload) {
+    if (!stdin_bytes) {
+        trace.read("stdin: not read in full (a bound passed or the read failed): no payload");
+        return;
+    }
+    trace.read("stdin: " + std::to_string(stdin_bytes->size()) + " bytes");
+    if (payload == nullptr) {
+        trace.read("payload: not a JSON object");
+        return;
+    }
+    trace.read("payload: a JSON object with " + std::to_string(payload->size()) +
+               (payload->size() == 1 ? " key" : " keys"));
+    for (const auto& member : *payload)
+        trace.read("  key " + utf8::repaired(member.key()) + ": " + describe(member.value()));
+}
+
+int explain(const HookInfo& info) {
+    const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
+    Trace trace = Trace::explaining();
+    Decision decision;
+    std::string failure;
+    try {
+        decision = decide_stdin(info, stdin_bytes, trace);
+    } catch (const std::exception& e) {
+        failure = e.what();
+    } catch (...) {
+        failure = "an unknown exception";
+    }
+    if (!failure.empty()) {
+        trace.step("the decision failed (" + failure + "): hook mode prints its fail-open answer");
+        decision = Decision::nothing();
+        try {
+            if (info.fail_open != nullptr) decision = info.fail_open();
+        } catch (...) {
+        }
+    }
+    std::string text(info.name);
+    text += " --explain\n\nRead:\n";
+    for (const std::string& line : trace.reads()) text += "  " + line + "\n";
+    text += "\nSteps:\n";
+    if (trace.steps().empty()) text += "  (none recorded)\n";
+    std::size_t number = 0;
+    for (const std::string& line : trace.steps())
+        text += "  " + std::to_string(++number) + ". " + line + "\n";
+    text += "\nDecision: ";
+    text += to_string(decision.kind);
+    if (!decision.reason.empty())
+        text +=
+            " (" + std::to_string(utf8::code_points(decision.reason)) + " characters of reason)";
+    text += "\n\nHook mode prints:\n";
+    text += decision.answer ? to_line(*decision.answer) : std::string("(nothing)\n");
+    write_stdout(utf8::repaired(text));
+    return 0;
+}
+
 int tool_mode(int argc, char** argv, const HookInfo& info) {
     po::options_description options("Options");
     options.add_options()("help,h", "print this help and the hook's contract")(
-        "version,V", "print the suite version");
+        "version,V", "print the suite version")(
+        "explain", "read one payload on stdin as hook mode does and print how the hook decided");
     const auto usage = [&](std::ostream& out) {
-        out << "usage: " << info.name << " [--help | --version]\n"
+        out << "usage: " << info.name << " [--help | --version | --explain < payload.json]\n"
             << "With no arguments " << info.name
             << " runs as a Claude Code hook: JSON payload on stdin, at most one JSON line on "
                "stdout, exit 0.\n\n"
             << "Contract:\n"
             << info.help << "\n\n"
+            << "Troubleshooting: --explain shows what the hook read, each step and the exact "
+               "line it prints;\nVIBER_HOOKS_LOG=<file> appends one JSON line per call.\n\n"
             << options;
     };
     try {
@@ -42,14 +138,15 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
             po::command_line_parser(argc, argv).options(options).positional(no_positionals).run(),
             vm);
         po::notify(vm);
-        if (vm.count("help")) {
+        if (vm.size() == 1 && vm.count("help")) {
             usage(std::cout);
             return 0;
         }
-        if (vm.count("version")) {
+        if (vm.size() == 1 && vm.count("version")) {
             std::cout << info.name << " (viber-hooks) " << suite_version() << "\n";
             return 0;
         }
+        if (vm.size() == 1 && vm.count("explain")) return explain(info);
     } catch (const std::exception& e) {
         std::cerr << info.name << ": " << e.what() << "\n";
     } catch (...) {
@@ -62,6 +159,24 @@ void answer(const Decision& decision) {
     if (decision.answer) write_stdout(to_line(*decision.answer));
 }
 
+// Appends the call to the troubleshooting log when VIBER_HOOKS_LOG names one; never throws.
+void log_call(const HookInfo& info, std::chrono::steady_clock::time_point start,
+              const Decision& decision) noexcept {
+    try {
+        const char* path = std::getenv(log_variable);
+        if (path == nullptr || *path == '\0') return;
+        const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+        append_log(path, log_line(LogEntry{.hook = info.name,
+                                           .time = std::chrono::system_clock::now(),
+                                           .micros = micros,
+                                           .decision = decision.kind,
+                                           .reason = decision.reason}));
+    } catch (...) {
+    }
+}
+
 } // namespace
 
 Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& stdin_bytes,
@@ -69,17 +184,25 @@ Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& st
     const std::string_view bytes =
         stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view();
     if (info.prefilter == Prefilter::viber_agent && !contains(bytes, "viber:")) {
-        if (trace.on()) trace.step("the payload's bytes hold no `viber:`: dismissed unparsed");
+        if (trace.on()) {
+            trace.read("stdin: " + std::to_string(bytes.size()) + " bytes");
+            trace.step("the payload's bytes hold no `viber:`, so it cannot be a viber agent's "
+                       "call: dismissed unparsed");
+        }
         return Decision::nothing();
     }
-    std::optional<boost::json::object> payload;
+    std::optional<json::object> payload;
     if (stdin_bytes) payload = parse_object(bytes);
-    return info.decide(HookInput{payload ? &*payload : nullptr, bytes}, trace);
+    const json::object* object = payload ? &*payload : nullptr;
+    if (trace.on()) trace_payload(trace, stdin_bytes, object);
+    return info.decide(HookInput{object, bytes}, trace);
 }
 
 int hook_main(int argc, char** argv, const HookInfo& info) {
+    const auto start = std::chrono::steady_clock::now();
     // A reader that goes away must not kill the hook with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
+    set_argv0(argc > 0 ? argv[0] : nullptr);
     if (argc > 1) {
         try {
             return tool_mode(argc, argv, info);
@@ -87,18 +210,23 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
             return 1;
         }
     }
-    set_argv0(argc > 0 ? argv[0] : nullptr);
+    Decision decision;
     try {
         const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
         Trace off;
-        answer(decide_stdin(info, stdin_bytes, off));
+        decision = decide_stdin(info, stdin_bytes, off);
+        answer(decision);
+        log_call(info, start, decision);
         return 0;
     } catch (...) {
     }
     try {
-        if (info.fail_open != nullptr) answer(info.fail_open());
+        decision = Decision::nothing();
+        if (info.fail_open != nullptr) decision = info.fail_open();
+        answer(decision);
     } catch (...) {
     }
+    log_call(info, start, decision);
     return 0;
 }
 

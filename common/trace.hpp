@@ -1,6 +1,7 @@
 // trace.hpp: what a decision read and each step it took, collected for `--explain` only.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,19 @@ public:
     // Something the decision read: a payload key, a file and its size, an environment variable.
     void read(std::string what) {
         if (on_) reads_.push_back(std::move(what));
+    }
+    // A file the decision read (or tried to): its role, its path and its size, or why it was
+    // not read.
+    void read_file(std::string_view role, std::string_view path,
+                   const std::optional<std::string>& bytes) {
+        if (!on_) return;
+        std::string line(role);
+        line += ": ";
+        line += path;
+        line +=
+            bytes ? " (" + std::to_string(bytes->size()) + " bytes)"
+                  : std::string(" (not read: missing, not a regular file, unreadable or too big)");
+        reads_.push_back(std::move(line));
     }
     // One step of the decision: a transcript line, the words a guard found, the rule it broke.
     void step(std::string what) {

@@ -1,11 +1,13 @@
 // session_start.cpp: the SessionStart decision (SPEC §6).
 #include "session-start/session_start.hpp"
 
+#include "common/ascii.hpp"
 #include "common/files.hpp"
 #include "common/git.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
+#include "common/utf8.hpp"
 
 #include <algorithm>
 #include <boost/filesystem/operations.hpp>
@@ -14,42 +16,6 @@
 namespace viber::session_start_hook {
 
 namespace {
-
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-// Length of the valid UTF-8 sequence starting at `at`, or 0 when the bytes there are not one
-// (overlong forms, surrogates and code points past U+10FFFF are invalid, as in Unicode Table 3-7).
-std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    const unsigned char lead = byte(at);
-    if (lead < 0x80) return 1;
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF; // allowed range of the second byte
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0) low = 0xA0;
-        if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0) low = 0x90;
-        if (lead == 0xF4) high = 0x8F;
-    } else {
-        return 0;
-    }
-    if (text.size() - at < length) return 0;
-    if (byte(at + 1) < low || byte(at + 1) > high) return 0;
-    for (std::size_t i = 2; i < length; ++i)
-        if (byte(at + i) < 0x80 || byte(at + i) > 0xBF) return 0;
-    return length;
-}
 
 // The answer as a decision: its kind is context, and the banner is the text the log keeps.
 Decision as_decision(boost::json::value answer) {
@@ -68,7 +34,7 @@ std::optional<std::string_view> manifest_context(std::string_view manifest) {
     // `$(cat)` in the original cut trailing LFs; a manifest saved with CRLF loses its CRLFs too.
     manifest = cut_trailing_newlines(manifest);
     for (const char c : manifest)
-        if (!is_space(c)) return manifest;
+        if (!ascii::is_space(c)) return manifest;
     return std::nullopt;
 }
 
@@ -92,12 +58,13 @@ Schema schema_of(std::string_view yml) {
             std::string value;
             for (const char c : line.substr(key.size())) {
                 if (c == '#') break;
-                if (!is_space(c)) value.push_back(c); // CRs included: they are whitespace here
+                if (!ascii::is_space(c))
+                    value.push_back(c); // CRs included: they are whitespace here
             }
             Schema schema;
             if (value.empty()) return schema;
             for (const char c : value)
-                if (!is_digit(c)) return schema;
+                if (!ascii::is_digit(c)) return schema;
             const std::size_t first = value.find_first_not_of('0');
             if (first != std::string::npos) schema.digits = value.substr(first);
             return schema;
@@ -134,15 +101,6 @@ std::string schema_note(const std::optional<std::string>& project_yml,
     }
 }
 
-std::size_t code_points(std::string_view text) {
-    std::size_t count = 0;
-    for (std::size_t at = 0; at < text.size(); ++count) {
-        const std::size_t length = utf8_sequence_length(text, at);
-        at += length == 0 ? 1 : length;
-    }
-    return count;
-}
-
 std::string banner(const Inputs& inputs) {
     std::string text =
         "viber loaded " + plugin_version(inputs.plugin_root
@@ -152,11 +110,10 @@ std::string banner(const Inputs& inputs) {
     if (inputs.manifest) {
         // Counted on what is injected, so the number matches what Claude Code truncates.
         if (const auto context = manifest_context(*inputs.manifest)) {
-            const std::size_t characters = code_points(*context);
-            if (characters > context_cap)
+            const std::size_t characters = utf8::code_points(*context);
+            if (characters > text_cap)
                 text += " - manifest.md has " + std::to_string(characters) +
-                        " characters, over the " + std::to_string(context_cap) +
-                        " Claude Code keeps";
+                        " characters, over the " + std::to_string(text_cap) + " Claude Code keeps";
         }
     }
     return text;
@@ -178,28 +135,79 @@ std::string project_config_path(const std::string& cwd) {
     return cwd + std::string(rel);
 }
 
-Inputs gather(const std::optional<std::string>& cwd) {
+Inputs gather(const std::optional<std::string>& cwd, Trace& trace) {
     Inputs inputs;
-    inputs.manifest = read_regular_file(plugin_file(manifest_file));
+    const std::string manifest_path = plugin_file(manifest_file);
+    inputs.manifest = read_regular_file(manifest_path);
+    trace.read_file("manifest", manifest_path, inputs.manifest);
     if (const char* root = std::getenv("CLAUDE_PLUGIN_ROOT"); root != nullptr && *root != '\0')
         inputs.plugin_root = root;
+    if (trace.on())
+        trace.read(inputs.plugin_root ? "CLAUDE_PLUGIN_ROOT: " + *inputs.plugin_root
+                                      : std::string("CLAUDE_PLUGIN_ROOT: unset or empty"));
     // Without a project file there is no note, so the template is read only when it matters.
     if (cwd) {
-        inputs.project_yml = read_regular_file(project_config_path(*cwd));
-        if (inputs.project_yml)
-            inputs.template_yml = read_regular_file(plugin_file(viber_yml_template));
+        const std::string project_path = project_config_path(*cwd);
+        inputs.project_yml = read_regular_file(project_path);
+        trace.read_file("project config", project_path, inputs.project_yml);
+        if (inputs.project_yml) {
+            const std::string template_path = plugin_file(viber_yml_template);
+            inputs.template_yml = read_regular_file(template_path);
+            trace.read_file("setup template", template_path, inputs.template_yml);
+        }
     }
     return inputs;
 }
 
-Decision decide(const HookInput& in, Trace&) {
+namespace {
+
+// The steps behind the answer, for --explain.
+void explain_steps(const Inputs& inputs, const std::optional<std::string>& cwd, Trace& trace) {
+    trace.step("version " +
+               plugin_version(inputs.plugin_root
+                                  ? std::optional<std::string_view>(*inputs.plugin_root)
+                                  : std::nullopt) +
+               " (the last segment of CLAUDE_PLUGIN_ROOT; dev when unset)");
+    if (!cwd)
+        trace.step("no cwd in the payload: no project config, so no schema note");
+    else if (!inputs.project_yml)
+        trace.step("no readable project config: no schema note");
+    else if (!inputs.template_yml)
+        trace.step("no readable setup template: no schema note");
+    else
+        trace.step("schema: the project's " + schema_of(*inputs.project_yml).digits +
+                   ", the template's " + schema_of(*inputs.template_yml).digits +
+                   (schema_note(inputs.project_yml, inputs.template_yml).empty()
+                        ? std::string(": equal, no note")
+                        : std::string(": they differ, the banner says so")));
+    const std::optional<std::string_view> context =
+        inputs.manifest ? manifest_context(*inputs.manifest) : std::nullopt;
+    if (!context) {
+        trace.step("no manifest text (missing, unreadable, empty or whitespace only): no "
+                   "additionalContext key");
+        return;
+    }
+    const std::size_t characters = utf8::code_points(*context);
+    trace.step("manifest: " + std::to_string(characters) +
+               " characters after its trailing newlines are cut, injected as additionalContext");
+    if (characters > text_cap)
+        trace.step("over the " + std::to_string(text_cap) +
+                   " characters Claude Code keeps: the banner says so and the context is cut at "
+                   "a line end");
+}
+
+} // namespace
+
+Decision decide(const HookInput& in, Trace& trace) {
     // Only `cwd` is used; a bad payload means no cwd, and the banner and manifest still go out.
     std::optional<std::string> cwd;
     if (in.payload != nullptr) {
         if (const auto field = string_field(*in.payload, "cwd"); field && !field->empty())
             cwd = std::string(*field);
     }
-    return as_decision(decide(gather(cwd)));
+    const Inputs inputs = gather(cwd, trace);
+    if (trace.on()) explain_steps(inputs, cwd, trace);
+    return as_decision(decide(inputs));
 }
 
 Decision fail_open() {

@@ -13,9 +13,6 @@
 
 namespace viber::session_start_hook {
 
-// Claude Code keeps only this many characters (code points) of additionalContext.
-inline constexpr std::size_t context_cap = 10000;
-
 // What the hook read: everything the decision depends on, so the decision is a pure function.
 struct Inputs {
     // Bytes of manifest.md; nullopt when missing or unreadable.
@@ -54,9 +51,6 @@ int compare(const Schema& a, const Schema& b);
 std::string schema_note(const std::optional<std::string>& project_yml,
                         const std::optional<std::string>& template_yml);
 
-// Unicode code points in `text`; every byte of an invalid UTF-8 sequence counts as one.
-std::size_t code_points(std::string_view text);
-
 // The banner: `viber loaded <version>`, then any schema note, then the cap note.
 std::string banner(const Inputs& inputs);
 
@@ -68,7 +62,8 @@ boost::json::value decide(const Inputs& inputs);
 std::string project_config_path(const std::string& cwd);
 
 // Reads every input from disk and the environment, for the payload's `cwd` (nullopt: none).
-Inputs gather(const std::optional<std::string>& cwd);
+// Each file is recorded in `trace` with its size.
+Inputs gather(const std::optional<std::string>& cwd, Trace& trace);
 
 // hook_main's entry: the answer for the payload's `cwd` (none when there is no payload). Always
 // an answer: the banner always goes out.

@@ -3,6 +3,7 @@
 
 #include "common/payload.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -49,15 +50,69 @@ bool has_verdict_line(std::string_view message) {
     return false;
 }
 
-Decision decide(const HookInput& in, Trace&) {
-    if (in.payload == nullptr) return Decision::nothing();
+namespace {
+
+// --explain's account of the message: its size, and the first verdict line or that there is none.
+// One pass, line by line, run only when explaining.
+std::string describe_message(std::string_view message) {
+    std::size_t number = 0;
+    std::size_t at = 0;
+    while (at <= message.size()) {
+        const std::size_t end = std::min(message.find('\n', at), message.size());
+        const std::string_view line = message.substr(at, end - at);
+        ++number;
+        if (has_verdict_line(line))
+            return "last_assistant_message line " + std::to_string(number) +
+                   " is a verdict line: \"" + std::string(line.substr(0, 120)) + "\"";
+        if (end == message.size()) break;
+        at = end + 1;
+    }
+    return "last_assistant_message: " + std::to_string(number) +
+           (number == 1 ? " line, " : " lines, ") + std::to_string(message.size()) +
+           " bytes; none matches ^[ \\t`*-]*(VERDICT|AUDIT):";
+}
+
+} // namespace
+
+Decision decide(const HookInput& in, Trace& trace) {
+    if (in.payload == nullptr) {
+        if (trace.on()) trace.step("no JSON object to read: nothing to do");
+        return Decision::nothing();
+    }
     const boost::json::object& payload = *in.payload;
     const auto agent_type = string_field(payload, "agent_type");
-    if (!agent_type || !owes_verdict_line(*agent_type)) return Decision::nothing();
+    if (!agent_type || !owes_verdict_line(*agent_type)) {
+        if (trace.on())
+            trace.step(!agent_type ? "no top-level string agent_type: not a viber agent"
+                       : !agent_type->starts_with("viber:")
+                           ? "agent_type is not a viber agent"
+                           : "agent_type " + std::string(*agent_type) +
+                                 " returns no verdict line (scout, mapper, hunter)");
+        return Decision::nothing();
+    }
+    if (trace.on())
+        trace.step("agent_type " + std::string(*agent_type) +
+                   " ends its reply with a verdict line");
     // A stop already sent back once goes through: the skill handles a second reply without it.
-    if (is_true(payload, "stop_hook_active")) return Decision::nothing();
+    if (is_true(payload, "stop_hook_active")) {
+        if (trace.on())
+            trace.step("stop_hook_active is true: sent back once already, it goes through");
+        return Decision::nothing();
+    }
+    if (trace.on()) trace.step("stop_hook_active is not true: not sent back yet");
     const auto message = string_field(payload, "last_assistant_message");
-    if (!message || message->empty() || has_verdict_line(*message)) return Decision::nothing();
+    if (!message || message->empty()) {
+        if (trace.on()) trace.step("last_assistant_message is missing, not a string or empty");
+        return Decision::nothing();
+    }
+    if (has_verdict_line(*message)) {
+        if (trace.on()) trace.step(describe_message(*message));
+        return Decision::nothing();
+    }
+    if (trace.on()) {
+        trace.step(describe_message(*message));
+        trace.step("so the stop is sent back once with the fixed instruction");
+    }
     return Decision::block(std::string(instruction));
 }
 

@@ -1,6 +1,7 @@
 // output_test.cpp: the exact JSON text of every answer shape of SPEC §2, and writing it out.
 #define BOOST_TEST_MODULE output
 #include "common/output.hpp"
+#include "common/utf8.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -134,3 +135,68 @@ BOOST_AUTO_TEST_CASE(write_stdout_to_a_closed_reader_returns) {
     // EPIPE: nobody is left to tell; the write must neither block, throw nor kill the process.
     BOOST_CHECK_NO_THROW(viber::write_stdout("{\"decision\":\"block\"}\n"));
 }
+
+BOOST_AUTO_TEST_SUITE(writer_guarantees)
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_in_any_text_is_printed_as_replacement_characters) {
+    const std::string line = to_line(viber::pretool_deny("plan \xFF\xC3.md"));
+    BOOST_TEST(line.find("plan \xEF\xBF\xBD\xEF\xBF\xBD.md") != std::string::npos, line);
+    const std::string banner =
+        to_line(viber::session_start(std::string_view("ctx\x80"), "viber loaded \xFE"));
+    BOOST_TEST(banner.find("ctx\xEF\xBF\xBD") != std::string::npos, banner);
+    BOOST_TEST(banner.find("viber loaded \xEF\xBF\xBD") != std::string::npos, banner);
+    // What is printed parses as strict JSON (no invalid UTF-8 allowed).
+    boost::system::error_code ec;
+    (void)boost::json::parse(banner, ec);
+    BOOST_TEST(!ec.failed());
+}
+
+BOOST_AUTO_TEST_CASE(a_text_at_the_cap_is_printed_whole) {
+    const std::string text(viber::text_cap, 'x');
+    BOOST_TEST(viber::capped(text) == text);
+    std::string two_byte;
+    for (std::size_t i = 0; i < viber::text_cap; ++i) two_byte += "\xC3\xA9";
+    BOOST_TEST(viber::capped(two_byte) == two_byte); // characters count, not bytes
+}
+
+BOOST_AUTO_TEST_CASE(a_longer_text_is_cut_at_a_line_end_and_says_how_much_was_left_out) {
+    std::string text;
+    for (int i = 0; i < 2000; ++i) text += "line " + std::to_string(i % 10) + " abc\n"; // 11 each
+    const std::string out = viber::capped(text);
+    BOOST_TEST(viber::utf8::code_points(out) <= viber::text_cap);
+    const std::size_t note = out.rfind("\n[... ");
+    BOOST_TEST_REQUIRE(note != std::string::npos);
+    const std::string kept = out.substr(0, note);
+    // Cut at a line end: what is kept is whole lines of the original.
+    BOOST_TEST(text.compare(0, kept.size(), kept) == 0);
+    BOOST_TEST(text[kept.size()] == '\n');
+    const std::string left_out = std::to_string(text.size() - kept.size());
+    BOOST_TEST(out.substr(note) == "\n[... " + left_out + " more characters left out]");
+}
+
+BOOST_AUTO_TEST_CASE(a_long_line_without_line_ends_is_cut_at_a_character_boundary) {
+    std::string text;
+    for (int i = 0; i < 12000; ++i) text += "\xE2\x82\xAC"; // one character, three bytes
+    const std::string out = viber::capped(text);
+    BOOST_TEST(viber::utf8::is_valid(out));
+    BOOST_TEST(viber::utf8::code_points(out) <= viber::text_cap);
+    const std::size_t note = out.find("\n[... ");
+    BOOST_TEST_REQUIRE(note != std::string::npos);
+    const std::size_t kept = viber::utf8::code_points(out.substr(0, note));
+    BOOST_TEST(out.substr(note) ==
+               "\n[... " + std::to_string(12000 - kept) + " more characters left out]");
+}
+
+BOOST_AUTO_TEST_CASE(every_answer_shape_is_capped_by_the_writer) {
+    const std::string huge(30000, 'r');
+    for (const boost::json::value& answer :
+         {viber::pretool_deny(huge), viber::block_stop(huge),
+          viber::additional_context("UserPromptSubmit", huge),
+          viber::session_start(std::string_view(huge), huge)}) {
+        const std::string line = to_line(answer);
+        BOOST_TEST(line.size() < 2 * viber::text_cap + 400, line.size());
+        BOOST_TEST(line.find("20064 more characters left out") != std::string::npos);
+    }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

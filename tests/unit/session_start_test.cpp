@@ -1,6 +1,7 @@
 // session_start_test.cpp: the SessionStart decision of SPEC §6, one case per rule.
 #define BOOST_TEST_MODULE session_start
 #include "common/output.hpp"
+#include "common/utf8.hpp"
 #include "session-start/session_start.hpp"
 #include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
@@ -15,6 +16,12 @@ using hook::Inputs;
 using viber::testing::ScratchDir;
 
 namespace {
+
+// What the hook reads for `cwd`, without explaining.
+Inputs gather(const std::optional<std::string>& cwd) {
+    viber::Trace off;
+    return hook::gather(cwd, off);
+}
 
 std::string schema(std::string_view yml) {
     return hook::schema_of(yml).digits;
@@ -252,21 +259,21 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(context_cap)
 
 BOOST_AUTO_TEST_CASE(code_points_of_valid_utf8) {
-    BOOST_TEST(hook::code_points("") == 0u);
-    BOOST_TEST(hook::code_points("abc") == 3u);
-    BOOST_TEST(hook::code_points("caf\xC3\xA9") == 4u);
-    BOOST_TEST(hook::code_points("\xE2\x82\xAC") == 1u);
-    BOOST_TEST(hook::code_points("\xF0\x9F\x98\x80!") == 2u);
+    BOOST_TEST(viber::utf8::code_points("") == 0u);
+    BOOST_TEST(viber::utf8::code_points("abc") == 3u);
+    BOOST_TEST(viber::utf8::code_points("caf\xC3\xA9") == 4u);
+    BOOST_TEST(viber::utf8::code_points("\xE2\x82\xAC") == 1u);
+    BOOST_TEST(viber::utf8::code_points("\xF0\x9F\x98\x80!") == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(each_invalid_byte_counts_as_one) {
-    BOOST_TEST(hook::code_points("\xFF") == 1u);
-    BOOST_TEST(hook::code_points("\x80\x80") == 2u);         // stray continuation bytes
-    BOOST_TEST(hook::code_points("a\xC3") == 2u);            // truncated at the end
-    BOOST_TEST(hook::code_points("\xE2\x82x") == 3u);        // truncated before ASCII
-    BOOST_TEST(hook::code_points("\xC0\xAF") == 2u);         // overlong
-    BOOST_TEST(hook::code_points("\xED\xA0\x80") == 3u);     // surrogate
-    BOOST_TEST(hook::code_points("\xF4\x90\x80\x80") == 4u); // past U+10FFFF
+    BOOST_TEST(viber::utf8::code_points("\xFF") == 1u);
+    BOOST_TEST(viber::utf8::code_points("\x80\x80") == 2u);         // stray continuation bytes
+    BOOST_TEST(viber::utf8::code_points("a\xC3") == 2u);            // truncated at the end
+    BOOST_TEST(viber::utf8::code_points("\xE2\x82x") == 3u);        // truncated before ASCII
+    BOOST_TEST(viber::utf8::code_points("\xC0\xAF") == 2u);         // overlong
+    BOOST_TEST(viber::utf8::code_points("\xED\xA0\x80") == 3u);     // surrogate
+    BOOST_TEST(viber::utf8::code_points("\xF4\x90\x80\x80") == 4u); // past U+10FFFF
 }
 
 BOOST_AUTO_TEST_CASE(exactly_10000_characters_gives_no_note) {
@@ -364,7 +371,7 @@ BOOST_AUTO_TEST_CASE(gather_reads_the_plugin_tree_and_the_project) {
     repo.mkdir(".git");
     repo.write(".claude/viber.yml", "schema: 3\n");
     PluginRootEnv env(plugin.path().c_str());
-    const Inputs inputs = hook::gather(repo.path());
+    const Inputs inputs = gather(repo.path());
     BOOST_TEST(inputs.manifest.value_or("<none>") == "M\n");
     BOOST_TEST(inputs.plugin_root.value_or("<none>") == plugin.path());
     BOOST_TEST(inputs.project_yml.value_or("<none>") == "schema: 3\n");
@@ -376,7 +383,7 @@ BOOST_AUTO_TEST_CASE(gather_without_cwd_reads_no_yml) {
     plugin.write("hooks/content/manifest.md", "M\n");
     plugin.write("skills/setup/templates/viber.yml", "schema: 4\n");
     PluginRootEnv env(plugin.path().c_str());
-    const Inputs inputs = hook::gather(std::nullopt);
+    const Inputs inputs = gather(std::nullopt);
     BOOST_TEST(inputs.manifest.has_value());
     BOOST_TEST(!inputs.project_yml);
     BOOST_TEST(!inputs.template_yml);
@@ -384,7 +391,7 @@ BOOST_AUTO_TEST_CASE(gather_without_cwd_reads_no_yml) {
 
 BOOST_AUTO_TEST_CASE(an_empty_plugin_root_is_unset) {
     PluginRootEnv env("");
-    BOOST_TEST(!hook::gather(std::nullopt).plugin_root);
+    BOOST_TEST(!gather(std::nullopt).plugin_root);
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_payload_still_gives_the_banner) {

@@ -1,0 +1,35 @@
+// ascii.hpp: byte classes for text the hooks scan (commands, YAML lines, plan text): ASCII only,
+// never the C locale's <cctype>, which depends on the environment and is undefined for bytes
+// above 0x7F.
+#pragma once
+
+namespace viber::ascii {
+
+constexpr bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
+constexpr bool is_upper(char c) noexcept {
+    return c >= 'A' && c <= 'Z';
+}
+constexpr bool is_lower(char c) noexcept {
+    return c >= 'a' && c <= 'z';
+}
+constexpr bool is_alpha(char c) noexcept {
+    return is_upper(c) || is_lower(c);
+}
+constexpr bool is_alnum(char c) noexcept {
+    return is_alpha(c) || is_digit(c);
+}
+// The six bytes C's isspace() accepts in the "C" locale.
+constexpr bool is_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+// Space or tab: what separates words on one line.
+constexpr bool is_blank(char c) noexcept {
+    return c == ' ' || c == '\t';
+}
+constexpr char to_lower(char c) noexcept {
+    return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+} // namespace viber::ascii

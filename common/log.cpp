@@ -1,0 +1,70 @@
+// log.cpp: the troubleshooting log: one JSON line per call, appended without blocking.
+#include "common/log.hpp"
+
+#include "common/output.hpp"
+#include "common/utf8.hpp"
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace viber {
+
+namespace {
+
+std::string iso8601_utc(std::chrono::system_clock::time_point time) {
+    using namespace std::chrono;
+    const auto since_epoch = time.time_since_epoch();
+    const std::time_t seconds =
+        static_cast<std::time_t>(duration_cast<std::chrono::seconds>(since_epoch).count());
+    const auto millis = duration_cast<milliseconds>(since_epoch).count() % 1000;
+    std::tm utc{};
+    ::gmtime_r(&seconds, &utc);
+    char text[40];
+    const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+    char fraction[8];
+    std::snprintf(fraction, sizeof fraction, ".%03dZ", static_cast<int>(millis));
+    return std::string(text, length) + fraction;
+}
+
+} // namespace
+
+std::string log_line(const LogEntry& entry) {
+    const std::string reason = utf8::repaired(entry.reason);
+    const std::string_view head =
+        std::string_view(reason).substr(0, utf8::offset_of(reason, log_reason_characters));
+    boost::json::object line;
+    line["hook"] = entry.hook;
+    line["time"] = iso8601_utc(entry.time);
+    line["micros"] = entry.micros;
+    line["decision"] = to_string(entry.decision);
+    line["reason"] = head;
+    std::string text = boost::json::serialize(line);
+    text.push_back('\n');
+    return text;
+}
+
+void append_log(const char* path, std::string_view line) {
+    // Checked before the open (an existing FIFO or device is never opened at all) and again on
+    // the descriptor (a FIFO swapped in between is closed unwritten).
+    struct stat before {};
+    if (::stat(path, &before) == 0 && !S_ISREG(before.st_mode)) return;
+    const int fd =
+        ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    struct stat opened {};
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
+        ssize_t put;
+        do {
+            put = ::write(fd, line.data(), line.size());
+        } while (put < 0 && errno == EINTR);
+    }
+    ::close(fd);
+}
+
+} // namespace viber
