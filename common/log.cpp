@@ -8,7 +8,6 @@
 #include <boost/json/serialize.hpp>
 #include <cerrno>
 #include <cstdio>
-#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,19 +16,19 @@ namespace viber {
 
 namespace {
 
+// Civil date and time from the clock alone: gmtime_r would open /etc/localtime on the way.
 std::string iso8601_utc(std::chrono::system_clock::time_point time) {
     using namespace std::chrono;
-    const auto since_epoch = time.time_since_epoch();
-    const std::time_t seconds =
-        static_cast<std::time_t>(duration_cast<std::chrono::seconds>(since_epoch).count());
-    const auto millis = duration_cast<milliseconds>(since_epoch).count() % 1000;
-    std::tm utc{};
-    ::gmtime_r(&seconds, &utc);
+    const auto day = floor<days>(time);
+    const year_month_day date{day};
+    const hh_mm_ss clock{floor<milliseconds>(time - day)};
     char text[40];
-    const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-    char fraction[8];
-    std::snprintf(fraction, sizeof fraction, ".%03dZ", static_cast<int>(millis));
-    return std::string(text, length) + fraction;
+    std::snprintf(
+        text, sizeof text, "%04d-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<int>(date.year()),
+        static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+        static_cast<int>(clock.hours().count()), static_cast<int>(clock.minutes().count()),
+        static_cast<int>(clock.seconds().count()), static_cast<int>(clock.subseconds().count()));
+    return text;
 }
 
 } // namespace

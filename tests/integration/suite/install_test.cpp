@@ -90,9 +90,11 @@ BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
     const std::set<std::string> expected_files{
         "hooks/hooks.json",        "hooks/bin/plan-gate",       "hooks/bin/plan-hints",
         "hooks/bin/kill-guard",    "hooks/bin/shell-guard",     "hooks/bin/verdict-nudge",
-        "hooks/bin/session-start", "hooks/content/manifest.md", "hooks/content/plan-hints.md"};
+        "hooks/bin/session-start", "hooks/content/manifest.md", "hooks/content/plan-hints.md",
+        ".claude-plugin/plugin.json"};
     BOOST_TEST(files == expected_files, boost::test_tools::per_element());
-    BOOST_TEST(directories == (std::set<std::string>{"hooks", "hooks/bin", "hooks/content"}),
+    BOOST_TEST(directories == (std::set<std::string>{"hooks", "hooks/bin", "hooks/content",
+                                                     ".claude-plugin"}),
                boost::test_tools::per_element());
     BOOST_TEST(other.empty());
 }
@@ -132,6 +134,19 @@ BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files) {
     BOOST_TEST(read_file(tree / "hooks/content/plan-hints.md") ==
                read_file(source_path("content/plan-hints.md")));
     BOOST_TEST(!read_file(tree / "hooks/content/manifest.md").empty());
+}
+
+// plugin.json makes the tree a plugin Claude Code loads as is: name viber, the suite version.
+BOOST_AUTO_TEST_CASE(plugin_json_names_viber_and_the_suite_version) {
+    const Installed& tree = installed();
+    boost::system::error_code ec;
+    const json::value manifest = json::parse(read_file(tree / ".claude-plugin/plugin.json"), ec);
+    BOOST_TEST_REQUIRE(!ec.failed());
+    BOOST_TEST_REQUIRE(manifest.is_object());
+    const json::object& fields = manifest.as_object();
+    BOOST_TEST(fields.at("name").as_string() == "viber");
+    BOOST_TEST(fields.at("version").as_string() == VIBER_VERSION);
+    BOOST_TEST(!fields.at("description").as_string().empty());
 }
 
 // The installed tree is a working plugin root: with CLAUDE_PLUGIN_ROOT unset, session-start finds

@@ -1,0 +1,163 @@
+// log_test.cpp: VIBER_HOOKS_LOG (docs/contract.md, "The troubleshooting log"): one JSON line per
+// call appended to a regular or absent file; a FIFO or device is ignored without blocking; the log
+// never changes a decision; unset or empty, nothing is logged and the common path opens no file.
+#define BOOST_TEST_MODULE integration_log
+#include "support/payloads.hpp"
+#include "support/process.hpp"
+#include "support/scratch.hpp"
+#include "support/strace.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace json = boost::json;
+using namespace viber::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string refused = bash_payload("viber:task-coder", "rm -rf x; git stash; echo y > z");
+
+RunResult run(const std::string& binary, const std::string& payload,
+              std::optional<std::string> log) {
+    RunOptions options;
+    options.stdin_bytes = payload;
+    options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+    options.env["VIBER_HOOKS_LOG"] = std::move(log);
+    options.timeout = 15s;
+    return run_process(hook_binary(binary), options);
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+bool exists(const std::string& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(each_call_appends_one_json_line) {
+    ScratchDir dir;
+    const std::string log = dir / "hooks.log";
+    const RunResult deny = run("shell-guard", refused, log);
+    const RunResult none = run("kill-guard", bash_payload("general-purpose", "ls"), log);
+    const RunResult block = run(
+        "verdict-nudge", R"({"agent_type":"viber:task-coder","last_assistant_message":"x"})", log);
+    const RunResult context = run("session-start", "{}", log);
+    const std::vector<std::string> lines = lines_of(log);
+    BOOST_TEST_REQUIRE(lines.size() == 4u);
+    const std::vector<std::pair<std::string, std::string>> expected = {
+        {"shell-guard", "deny"},
+        {"kill-guard", "none"},
+        {"verdict-nudge", "block"},
+        {"session-start", "context"}};
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        BOOST_TEST_CONTEXT(lines[i]) {
+            const json::object entry = json::parse(lines[i]).as_object();
+            BOOST_TEST(entry.size() == 5u);
+            BOOST_TEST(entry.at("hook").as_string() == expected[i].first);
+            BOOST_TEST(entry.at("decision").as_string() == expected[i].second);
+            const std::string time(entry.at("time").as_string());
+            // ISO-8601 UTC: 2026-11-30T23:59:59.123Z
+            BOOST_TEST(time.size() == 24u);
+            BOOST_TEST(time[4] == '-');
+            BOOST_TEST(time[10] == 'T');
+            BOOST_TEST(time[19] == '.');
+            BOOST_TEST(time.back() == 'Z');
+            BOOST_TEST(entry.at("micros").is_int64());
+            BOOST_TEST(entry.at("micros").as_int64() >= 0);
+            BOOST_TEST(entry.at("reason").is_string());
+        }
+    }
+    BOOST_TEST(json::parse(lines[1]).at("reason").as_string() == "");
+    BOOST_TEST(json::parse(lines[3]).at("reason").as_string() == "viber loaded dev");
+}
+
+BOOST_AUTO_TEST_CASE(the_reason_is_its_first_200_characters) {
+    ScratchDir dir;
+    const std::string log = dir / "hooks.log";
+    const RunResult deny = run("shell-guard", refused, log);
+    const std::string reason(
+        json::parse(deny.out).at("hookSpecificOutput").at("permissionDecisionReason").as_string());
+    BOOST_TEST_REQUIRE(reason.size() > 200u); // ASCII: bytes are characters
+    const std::vector<std::string> lines = lines_of(log);
+    BOOST_TEST_REQUIRE(lines.size() == 1u);
+    BOOST_TEST(json::parse(lines[0]).at("reason").as_string() == reason.substr(0, 200));
+}
+
+BOOST_AUTO_TEST_CASE(the_log_never_changes_a_decision) {
+    ScratchDir dir;
+    BOOST_REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    const std::string plain = run("shell-guard", refused, std::nullopt).out;
+    BOOST_TEST_REQUIRE(!plain.empty());
+    for (const std::string& log :
+         {dir / "new.log", dir / "fifo", std::string("/dev/full"), std::string("/dev/null"),
+          dir.path(), dir / "no/such/dir/x", std::string("")}) {
+        const RunResult got = run("shell-guard", refused, log);
+        BOOST_TEST(got.exit_code == 0, log);
+        BOOST_TEST(got.out == plain, log);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_fifo_log_is_ignored_without_blocking) {
+    ScratchDir dir;
+    const std::string fifo = dir / "fifo";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    // No reader: an open that blocked would hang the hook until the 15 s guard kills it.
+    const RunResult got = run(
+        "verdict-nudge", R"({"agent_type":"viber:task-coder","last_assistant_message":"x"})", fifo);
+    BOOST_TEST(!got.timed_out);
+    BOOST_TEST(got.exit_code == 0);
+    BOOST_TEST(got.seconds < 5.0);
+    BOOST_TEST(!got.out.empty());
+    struct stat info {};
+    BOOST_TEST(::stat(fifo.c_str(), &info) == 0);
+    BOOST_TEST(S_ISFIFO(info.st_mode)); // left as it was
+}
+
+BOOST_AUTO_TEST_CASE(unset_or_empty_logs_nothing_and_creates_no_file) {
+    ScratchDir dir;
+    const RunResult got = run("shell-guard", refused, std::string(""));
+    BOOST_TEST(!got.out.empty());
+    BOOST_TEST(!exists(dir / "hooks.log"));
+}
+
+// The common path (a call for no viber agent) opens no file with the variable unset or empty;
+// with it set, the one open is the log's.
+BOOST_AUTO_TEST_CASE(the_common_path_opens_no_file_unless_the_log_is_set) {
+    ScratchDir dir;
+    const std::string payload = bash_payload("general-purpose", "rm -rf x");
+    for (const char* binary : {"kill-guard", "shell-guard", "verdict-nudge"}) {
+        BOOST_TEST_CONTEXT(binary) {
+            ::unsetenv("VIBER_HOOKS_LOG");
+            Trace unset = trace_process({hook_binary(binary)}, payload);
+            BOOST_TEST(unset.read_stdin);
+            BOOST_TEST(hook_opens(unset).empty(), joined(hook_opens(unset)));
+
+            ::setenv("VIBER_HOOKS_LOG", "", 1);
+            Trace empty = trace_process({hook_binary(binary)}, payload);
+            BOOST_TEST(hook_opens(empty).empty(), joined(hook_opens(empty)));
+
+            const std::string log = dir / (std::string(binary) + ".log");
+            ::setenv("VIBER_HOOKS_LOG", log.c_str(), 1);
+            Trace set = trace_process({hook_binary(binary)}, payload);
+            ::unsetenv("VIBER_HOOKS_LOG");
+            const std::vector<std::string> opens = hook_opens(set);
+            BOOST_TEST(opens.size() == 1u, joined(opens));
+            BOOST_TEST(joined(opens).find(log) != std::string::npos, joined(opens));
+            BOOST_TEST(lines_of(log).size() == 1u);
+        }
+    }
+}
