@@ -1,6 +1,7 @@
 // plugin_paths_test.cpp: the SPEC §1 rule for finding a plugin file, and the plugin root.
 #define BOOST_TEST_MODULE plugin_paths
 #include "common/files.hpp"
+#include "support/environment.hpp"
 #include "common/plugin_paths.hpp"
 #include "support/scratch.hpp"
 
@@ -14,27 +15,12 @@
 using viber::plugin_file;
 using viber::testing::ScratchDir;
 
+using viber::testing::PluginRootEnv;
+
 namespace {
 
 constexpr std::string_view rel = "hooks/content/manifest.md";
 
-// Sets or unsets CLAUDE_PLUGIN_ROOT in this test process, restoring it after.
-struct PluginRootEnv {
-    std::optional<std::string> saved;
-    explicit PluginRootEnv(const char* value) {
-        if (const char* old = std::getenv("CLAUDE_PLUGIN_ROOT")) saved = old;
-        if (value)
-            ::setenv("CLAUDE_PLUGIN_ROOT", value, 1);
-        else
-            ::unsetenv("CLAUDE_PLUGIN_ROOT");
-    }
-    ~PluginRootEnv() {
-        if (saved)
-            ::setenv("CLAUDE_PLUGIN_ROOT", saved->c_str(), 1);
-        else
-            ::unsetenv("CLAUDE_PLUGIN_ROOT");
-    }
-};
 
 std::string this_executable_dir() {
     return boost::filesystem::read_symlink("/proc/self/exe").parent_path().string();

@@ -1,6 +1,7 @@
 // session_start_test.cpp: the SessionStart decision of SPEC §6, one case per rule.
 #define BOOST_TEST_MODULE session_start
 #include "common/output.hpp"
+#include "support/environment.hpp"
 #include "common/utf8.hpp"
 #include "session-start/session_start.hpp"
 #include "support/hook_decision.hpp"
@@ -14,6 +15,8 @@
 namespace hook = viber::session_start_hook;
 using hook::Inputs;
 using viber::testing::ScratchDir;
+
+using viber::testing::PluginRootEnv;
 
 namespace {
 
@@ -38,23 +41,6 @@ std::string answer_text(const Inputs& inputs) {
     return boost::json::serialize(hook::decide(inputs));
 }
 
-// Sets or unsets CLAUDE_PLUGIN_ROOT in this test process, restoring it after.
-struct PluginRootEnv {
-    std::optional<std::string> saved;
-    explicit PluginRootEnv(const char* value) {
-        if (const char* old = std::getenv("CLAUDE_PLUGIN_ROOT")) saved = old;
-        if (value)
-            ::setenv("CLAUDE_PLUGIN_ROOT", value, 1);
-        else
-            ::unsetenv("CLAUDE_PLUGIN_ROOT");
-    }
-    ~PluginRootEnv() {
-        if (saved)
-            ::setenv("CLAUDE_PLUGIN_ROOT", saved->c_str(), 1);
-        else
-            ::unsetenv("CLAUDE_PLUGIN_ROOT");
-    }
-};
 
 } // namespace
 

@@ -2,6 +2,7 @@
 // plugin tree whose every file the test writes (SPEC §6 and the fail-open matrix of §2).
 #define BOOST_TEST_MODULE integration_session_start
 #include "support/process.hpp"
+#include "support/environment.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/parse.hpp>
@@ -23,10 +24,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// The runner's writes to a hook that stopped reading (past the cap) must not kill the test.
-struct IgnoreSigpipe {
-    IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
-};
 
 constexpr std::string_view manifest_rel = "hooks/content/manifest.md";
 constexpr std::string_view template_rel = "skills/setup/templates/viber.yml";
@@ -95,6 +92,7 @@ const std::string higher_note =
 
 } // namespace
 
+using viber::testing::IgnoreSigpipe;
 BOOST_TEST_GLOBAL_FIXTURE(IgnoreSigpipe);
 
 BOOST_AUTO_TEST_SUITE(manifest)

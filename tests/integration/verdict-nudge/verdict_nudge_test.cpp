@@ -3,6 +3,7 @@
 // no process.
 #define BOOST_TEST_MODULE integration_verdict_nudge
 #include "support/process.hpp"
+#include "support/environment.hpp"
 #include "support/strace.hpp"
 
 #include <boost/json/parse.hpp>
@@ -25,10 +26,6 @@ using viber::testing::trace_process;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct IgnoreSigpipe {
-    IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
-};
 
 RunResult run(const std::string& stdin_bytes, StdinMode mode = StdinMode::bytes) {
     RunOptions options;
@@ -82,6 +79,7 @@ std::string report_of(std::size_t bytes) {
 
 } // namespace
 
+using viber::testing::IgnoreSigpipe;
 BOOST_TEST_GLOBAL_FIXTURE(IgnoreSigpipe);
 
 BOOST_AUTO_TEST_SUITE(rules)

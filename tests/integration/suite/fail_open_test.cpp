@@ -1,0 +1,99 @@
+// fail_open_test.cpp: every binary on every broken stdin (docs/contract.md, "Fail open"): exit 0
+// within its bounds, and the fail-open answer: nothing from the guards, plan-hints and
+// verdict-nudge, the allow from plan-gate, and session-start's banner with no project (so no
+// schema note).
+#define BOOST_TEST_MODULE integration_fail_open
+#include "support/environment.hpp"
+#include "support/payloads.hpp"
+#include "support/process.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <string>
+#include <vector>
+
+using namespace viber::testing;
+using namespace std::chrono_literals;
+
+using viber::testing::IgnoreSigpipe;
+BOOST_TEST_GLOBAL_FIXTURE(IgnoreSigpipe);
+
+namespace {
+
+struct Binary {
+    std::string name;
+    std::string fail_open_line; // what it prints when it cannot decide
+};
+
+const std::string banner =
+    R"({"hookSpecificOutput":{"hookEventName":"SessionStart"},"systemMessage":"viber loaded dev"})"
+    "\n";
+const std::string allow =
+    R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}})"
+    "\n";
+
+const std::vector<Binary> binaries = {{"plan-gate", allow},      {"plan-hints", ""},
+                                      {"kill-guard", ""},        {"shell-guard", ""},
+                                      {"verdict-nudge", ""},     {"session-start", banner}};
+
+struct BrokenStdin {
+    std::string label;
+    std::string bytes;
+    StdinMode mode = StdinMode::bytes;
+};
+
+// One viber-flavoured body, so the prefilter lets every case through to the parser.
+const std::string viber_keys =
+    R"("agent_type":"viber:task-coder","permission_mode":"plan","cwd":"/nonexistent",)"
+    R"("last_assistant_message":"x","tool_input":{"command":"pkill x; rm y"})";
+
+std::vector<BrokenStdin> broken_stdin() {
+    return {
+        {"empty", ""},
+        {"a BOM alone", "\xEF\xBB\xBF"},
+        {"not JSON", "viber: pkill x"},
+        {"an array", "[{" + viber_keys + "}]"},
+        {"a string", "\"viber:task-coder\""},
+        {"null", "null viber:"},
+        {"truncated", "{" + viber_keys},
+        {"trailing garbage", "{" + viber_keys + "} trailing"},
+        {"two objects", "{" + viber_keys + "}{}"},
+        {"invalid UTF-8 outside strings", "{\xFF" + viber_keys + "}"},
+        {"nested past the depth cap", std::string(5000, '[') + "\"viber:\"" + std::string(5000, ']')},
+        {"keys of the wrong types",
+         R"({"agent_type":["viber:task-coder"],"permission_mode":1,"cwd":{},)"
+         R"("last_assistant_message":false,"tool_input":"pkill x","transcript_path":7})"},
+        {"keys only inside a string",
+         R"({"note":"{\"agent_type\":\"viber:task-coder\",\"tool_input\":{\"command\":\"pkill x\"}}"})"},
+        {"past the 64 MiB cap", "{\"agent_type\":\"viber:task-coder\",\"pad\":\"" +
+                                    std::string(std::size_t{65} << 20, 'a') + "\"}"},
+        {"held open with no data", "", StdinMode::held_open},
+        {"held open after a whole payload", "{" + viber_keys + "}", StdinMode::held_open},
+    };
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(every_binary_fails_open_on_every_broken_stdin) {
+    ScratchDir empty_plugin; // no manifest, no hints, no config.sh: nothing to find
+    for (const BrokenStdin& input : broken_stdin()) {
+        for (const Binary& binary : binaries) {
+            BOOST_TEST_CONTEXT(binary.name << " on " << input.label) {
+                RunOptions options;
+                options.stdin_bytes = input.bytes;
+                options.stdin_mode = input.mode;
+                options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+                options.env["VIBER_HOOKS_LOG"] = std::nullopt;
+                options.timeout = 15s;
+                const RunResult result = run_process(hook_binary(binary.name), options);
+                BOOST_TEST(result.exit_code == 0);
+                BOOST_TEST(result.signal == 0);
+                BOOST_TEST(!result.timed_out);
+                // Within the 8 s total bound of the stdin reader, whatever the input.
+                BOOST_TEST(result.seconds < 9.0);
+                BOOST_TEST(result.out == binary.fail_open_line);
+                BOOST_TEST(result.err.empty(), result.err);
+            }
+        }
+    }
+}
