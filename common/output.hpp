@@ -3,7 +3,6 @@
 #pragma once
 
 #include <boost/json/value.hpp>
-
 #include <cstddef>
 #include <optional>
 #include <string>

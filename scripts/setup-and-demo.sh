@@ -15,9 +15,10 @@ jobs="${VIBER_JOBS:-$(nproc)}"
 echo "== dependencies"
 bash scripts/install-deps.sh
 
-echo "== build (release preset: optimized, fully static hooks)"
+echo "== build the six hooks (release preset: optimized, fully static; scripts/test.sh builds the rest)"
 cmake --preset release
-cmake --build --preset release -j "$jobs"
+cmake --build --preset release -j "$jobs" \
+  --target plan-gate plan-hints kill-guard shell-guard verdict-nudge session-start
 
 echo "== install the plugin tree under dist/"
 rm -rf dist

@@ -1,14 +1,12 @@
 // hook_main_test.cpp: hook mode fails open: an exception or bad_alloc in a hook never escapes,
 // the hook's fail-open answer goes out instead, and the exit status stays 0.
 #define BOOST_TEST_MODULE hook_main
-#include <boost/test/unit_test.hpp>
-
 #include "common/hook_main.hpp"
 #include "common/output.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/serialize.hpp>
-
+#include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
@@ -65,30 +63,35 @@ viber::Decision fail_open_throws() {
 }
 
 const std::string allow_line =
-    R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}})" "\n";
+    R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}})"
+    "\n";
 
 } // namespace
 
 BOOST_AUTO_TEST_CASE(bad_alloc_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_allows});
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_allows});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
 }
 
 BOOST_AUTO_TEST_CASE(any_exception_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_allows});
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_allows});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
 }
 
 BOOST_AUTO_TEST_CASE(a_throwing_fail_open_prints_nothing_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_throws});
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_throws});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out.empty(), got.out);
 }
 
 BOOST_AUTO_TEST_CASE(no_fail_open_prints_nothing_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, nullptr});
+    const Outcome got =
+        run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, nullptr});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out.empty(), got.out);
 }

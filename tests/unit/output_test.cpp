@@ -189,10 +189,9 @@ BOOST_AUTO_TEST_CASE(a_long_line_without_line_ends_is_cut_at_a_character_boundar
 
 BOOST_AUTO_TEST_CASE(every_answer_shape_is_capped_by_the_writer) {
     const std::string huge(30000, 'r');
-    for (const boost::json::value& answer :
-         {viber::pretool_deny(huge), viber::block_stop(huge),
-          viber::additional_context("UserPromptSubmit", huge),
-          viber::session_start(std::string_view(huge), huge)}) {
+    for (const boost::json::value& answer : {viber::pretool_deny(huge), viber::block_stop(huge),
+                                             viber::additional_context("UserPromptSubmit", huge),
+                                             viber::session_start(std::string_view(huge), huge)}) {
         const std::string line = to_line(answer);
         BOOST_TEST(line.size() < 2 * viber::text_cap + 400, line.size());
         BOOST_TEST(line.find("20064 more characters left out") != std::string::npos);

@@ -1,8 +1,8 @@
 // plugin_paths_test.cpp: the SPEC §1 rule for finding a plugin file, and the plugin root.
 #define BOOST_TEST_MODULE plugin_paths
 #include "common/files.hpp"
-#include "support/environment.hpp"
 #include "common/plugin_paths.hpp"
+#include "support/environment.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/filesystem/operations.hpp>
@@ -20,7 +20,6 @@ using viber::testing::PluginRootEnv;
 namespace {
 
 constexpr std::string_view rel = "hooks/content/manifest.md";
-
 
 std::string this_executable_dir() {
     return boost::filesystem::read_symlink("/proc/self/exe").parent_path().string();

@@ -1,9 +1,9 @@
 // session_start_test.cpp: the SessionStart decision of SPEC §6, one case per rule.
 #define BOOST_TEST_MODULE session_start
 #include "common/output.hpp"
-#include "support/environment.hpp"
 #include "common/utf8.hpp"
 #include "session-start/session_start.hpp"
+#include "support/environment.hpp"
 #include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
 
@@ -40,7 +40,6 @@ std::string repeat(std::string_view unit, std::size_t times) {
 std::string answer_text(const Inputs& inputs) {
     return boost::json::serialize(hook::decide(inputs));
 }
-
 
 } // namespace
 

@@ -22,7 +22,9 @@ BOOST_AUTO_TEST_CASE(invalid_sequences_are_invalid) {
 }
 
 BOOST_AUTO_TEST_CASE(each_invalid_byte_becomes_one_replacement_character) {
-    BOOST_TEST(utf8::repaired("a\xFF" "b") == "a\xEF\xBF\xBD" "b");
+    BOOST_TEST(utf8::repaired("a\xFF"
+                              "b") == "a\xEF\xBF\xBD"
+                                      "b");
     BOOST_TEST(utf8::repaired("\xC3") == "\xEF\xBF\xBD");
     BOOST_TEST(utf8::repaired("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
     BOOST_TEST(utf8::repaired("caf\xC3\xA9") == "caf\xC3\xA9");

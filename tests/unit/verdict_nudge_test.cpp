@@ -215,8 +215,8 @@ BOOST_AUTO_TEST_CASE(a_failed_read_prints_nothing) {
 }
 
 BOOST_AUTO_TEST_CASE(bytes_without_viber_are_dismissed) {
-    BOOST_TEST(!run(
-        std::string(R"({"agent_type":"general-purpose","last_assistant_message":"x"})")));
+    BOOST_TEST(
+        !run(std::string(R"({"agent_type":"general-purpose","last_assistant_message":"x"})")));
     // An escaped colon cannot reach a viber agent's payload as Claude Code writes it, and is
     // dismissed unparsed.
     BOOST_TEST(!run(
@@ -224,8 +224,8 @@ BOOST_AUTO_TEST_CASE(bytes_without_viber_are_dismissed) {
 }
 
 BOOST_AUTO_TEST_CASE(a_viber_payload_decides) {
-    const auto answer = run(
-        std::string(R"({"agent_type":"viber:task-coder","last_assistant_message":"x"})"));
+    const auto answer =
+        run(std::string(R"({"agent_type":"viber:task-coder","last_assistant_message":"x"})"));
     BOOST_REQUIRE(answer);
     BOOST_TEST(json::serialize(*answer) == expected_block());
 }
@@ -252,12 +252,11 @@ BOOST_AUTO_TEST_CASE(a_key_quoted_inside_a_string_never_counts) {
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_in_the_message_still_decides) {
     BOOST_TEST(
-        run(
-            std::string(
+        run(std::string(
                 "{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"x\xFF\"}"))
             .has_value());
     BOOST_TEST(!run(std::string("{\"agent_type\":\"viber:task-coder\",\"last_assistant_"
-                                       "message\":\"\xFF\\nVERDICT: PASS\"}")));
+                                "message\":\"\xFF\\nVERDICT: PASS\"}")));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

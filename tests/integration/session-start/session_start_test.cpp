@@ -1,8 +1,8 @@
 // session_start_test.cpp: the session-start binary run as Claude Code runs it, in a scratch
 // plugin tree whose every file the test writes (SPEC §6 and the fail-open matrix of §2).
 #define BOOST_TEST_MODULE integration_session_start
-#include "support/process.hpp"
 #include "support/environment.hpp"
+#include "support/process.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/parse.hpp>
@@ -23,7 +23,6 @@ using viber::testing::StdinMode;
 using namespace std::chrono_literals;
 
 namespace {
-
 
 constexpr std::string_view manifest_rel = "hooks/content/manifest.md";
 constexpr std::string_view template_rel = "skills/setup/templates/viber.yml";

@@ -32,9 +32,9 @@ const std::string allow =
     R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}})"
     "\n";
 
-const std::vector<Binary> binaries = {{"plan-gate", allow},      {"plan-hints", ""},
-                                      {"kill-guard", ""},        {"shell-guard", ""},
-                                      {"verdict-nudge", ""},     {"session-start", banner}};
+const std::vector<Binary> binaries = {{"plan-gate", allow},  {"plan-hints", ""},
+                                      {"kill-guard", ""},    {"shell-guard", ""},
+                                      {"verdict-nudge", ""}, {"session-start", banner}};
 
 struct BrokenStdin {
     std::string label;
@@ -59,7 +59,8 @@ std::vector<BrokenStdin> broken_stdin() {
         {"trailing garbage", "{" + viber_keys + "} trailing"},
         {"two objects", "{" + viber_keys + "}{}"},
         {"invalid UTF-8 outside strings", "{\xFF" + viber_keys + "}"},
-        {"nested past the depth cap", std::string(5000, '[') + "\"viber:\"" + std::string(5000, ']')},
+        {"nested past the depth cap",
+         std::string(5000, '[') + "\"viber:\"" + std::string(5000, ']')},
         {"keys of the wrong types",
          R"({"agent_type":["viber:task-coder"],"permission_mode":1,"cwd":{},)"
          R"("last_assistant_message":false,"tool_input":"pkill x","transcript_path":7})"},

@@ -1,14 +1,13 @@
 // install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of SPEC §1
 // exactly.
 #define BOOST_TEST_MODULE install
+#include "common/files.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/filesystem.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
-
-#include "common/files.hpp"
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -88,13 +87,13 @@ BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
             other.insert(rel);
     }
     const std::set<std::string> expected_files{
-        "hooks/hooks.json",        "hooks/bin/plan-gate",       "hooks/bin/plan-hints",
-        "hooks/bin/kill-guard",    "hooks/bin/shell-guard",     "hooks/bin/verdict-nudge",
-        "hooks/bin/session-start", "hooks/content/manifest.md", "hooks/content/plan-hints.md",
+        "hooks/hooks.json",          "hooks/bin/plan-gate",       "hooks/bin/plan-hints",
+        "hooks/bin/kill-guard",      "hooks/bin/shell-guard",     "hooks/bin/verdict-nudge",
+        "hooks/bin/session-start",   "hooks/content/manifest.md", "hooks/content/plan-hints.md",
         ".claude-plugin/plugin.json"};
     BOOST_TEST(files == expected_files, boost::test_tools::per_element());
-    BOOST_TEST(directories == (std::set<std::string>{"hooks", "hooks/bin", "hooks/content",
-                                                     ".claude-plugin"}),
+    BOOST_TEST(directories ==
+                   (std::set<std::string>{"hooks", "hooks/bin", "hooks/content", ".claude-plugin"}),
                boost::test_tools::per_element());
     BOOST_TEST(other.empty());
 }

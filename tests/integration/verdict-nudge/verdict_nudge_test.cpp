@@ -2,8 +2,8 @@
 // fail-open matrix of §2), and a trace showing a call for no viber agent opens no file and starts
 // no process.
 #define BOOST_TEST_MODULE integration_verdict_nudge
-#include "support/process.hpp"
 #include "support/environment.hpp"
+#include "support/process.hpp"
 #include "support/strace.hpp"
 
 #include <boost/json/parse.hpp>
@@ -133,8 +133,10 @@ BOOST_AUTO_TEST_CASE(no_final_message_passes) {
 BOOST_AUTO_TEST_CASE(a_key_quoted_in_a_string_never_counts) {
     expect_nothing(run(stop("general-purpose", R"(quoted: {"agent_type":"viber:task-coder"})")));
     // No top-level key at all: the only `agent_type` in the bytes is nested or quoted.
-    expect_nothing(run(R"({"tool_input":{"agent_type":"viber:task-coder"},"last_assistant_message":"no verdict"})"));
-    expect_nothing(run(R"({"last_assistant_message":"{\"agent_type\":\"viber:task-coder\"} no verdict"})"));
+    expect_nothing(run(
+        R"({"tool_input":{"agent_type":"viber:task-coder"},"last_assistant_message":"no verdict"})"));
+    expect_nothing(
+        run(R"({"last_assistant_message":"{\"agent_type\":\"viber:task-coder\"} no verdict"})"));
 }
 
 BOOST_AUTO_TEST_CASE(a_5_mb_message_without_a_verdict_line_is_blocked) {
