@@ -11,6 +11,7 @@
 #include "common/files.hpp"
 #include "common/git.hpp"
 #include "common/output.hpp"
+#include "common/paths.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
 #include "plan-gate/config_switch.hpp"
@@ -35,8 +36,7 @@ const transcript::PlanWrite* armed_plan_write(const Scan& scan) {
 }
 
 std::string_view plan_name(std::string_view path) {
-    const std::size_t last = path.find_last_of("/\\");
-    return last == std::string_view::npos ? path : path.substr(last + 1);
+    return paths::last_segment(path);
 }
 
 namespace {
@@ -210,7 +210,7 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
     // verdict line was written has changed since (the 2 s absorb clock and rounding skew). With
     // no timestamp or no plan file there is nothing to compare, and the PASS stands.
     const std::optional<std::int64_t> verdict_time = pairing.pair_verdict->timestamp;
-    if (plan.mtime && verdict_time && static_cast<std::int64_t>(*plan.mtime) > *verdict_time + 2)
+    if (plan.mtime && verdict_time && static_cast<std::int64_t>(*plan.mtime) > *verdict_time + paths::mtime_slack_seconds)
         return "Next step: re-review. Plan " + plan.name + " was modified at " +
                utc_text(*plan.mtime) + ", after " + who + " passed it at " +
                utc_text(*verdict_time) + " " + pair_lines + ": a write after the PASS voids it." +

@@ -7,6 +7,7 @@
 // member and for every task is a PASS no older than the plan file.
 #include "plan-gate/review_set.hpp"
 
+#include "common/paths.hpp"
 #include "plan-gate/reasons.hpp"
 
 #include <algorithm>
@@ -30,8 +31,8 @@ constexpr std::string_view task_reviewer = "planner-task-review";
 // A task reviewer reviews one slice of at most this many consecutive tasks (seed 001).
 constexpr std::size_t task_slice = 8;
 
-// A verdict no older than the plan: a write later than this voids every PASS (seed 000's trap).
-constexpr std::int64_t mtime_slack_seconds = 2;
+// A verdict no older than the plan: a write later than this voids every PASS.
+using viber::paths::mtime_slack_seconds;
 
 bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';

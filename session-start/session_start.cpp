@@ -5,6 +5,7 @@
 #include "common/files.hpp"
 #include "common/git.hpp"
 #include "common/output.hpp"
+#include "common/paths.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
 #include "common/utf8.hpp"
@@ -42,9 +43,8 @@ std::string plugin_version(std::optional<std::string_view> plugin_root) {
     if (!plugin_root) return "dev";
     std::string_view root = *plugin_root;
     // A Windows-style root (C:\plugins\viber\1.2.0\) names its version the same way.
-    while (!root.empty() && (root.back() == '/' || root.back() == '\\')) root.remove_suffix(1);
-    const std::size_t cut = root.find_last_of("/\\");
-    const std::string_view last = cut == std::string_view::npos ? root : root.substr(cut + 1);
+    while (!root.empty() && paths::is_separator(root.back())) root.remove_suffix(1);
+    const std::string_view last = paths::last_segment(root);
     return last.empty() ? "dev" : std::string(last);
 }
 
