@@ -150,31 +150,12 @@ BOOST_AUTO_TEST_CASE(a_5_mb_message_ending_in_a_verdict_line_passes) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(fail_open)
-
-BOOST_AUTO_TEST_CASE(empty_stdin) {
-    expect_nothing(run(""));
-}
-
-BOOST_AUTO_TEST_CASE(not_json) {
-    expect_nothing(run("agent_type=viber:task-coder last_assistant_message=x"));
-}
-
-BOOST_AUTO_TEST_CASE(a_json_array) {
-    expect_nothing(run("[" + stop("viber:task-coder", "x") + "]"));
-}
-
-BOOST_AUTO_TEST_CASE(truncated_json) {
-    const std::string payload = stop("viber:task-coder", "x");
-    expect_nothing(run(payload.substr(0, payload.size() - 1)));
-}
+// The fail-open cases every binary shares are in tests/integration/suite/fail_open_test.cpp;
+// these are the odd inputs on which verdict-nudge still decides.
+BOOST_AUTO_TEST_SUITE(still_decides)
 
 BOOST_AUTO_TEST_CASE(a_20_mb_payload_still_decides) {
     expect_block(run(stop("viber:task-coder", json::string(std::string(20u << 20, 'x')))));
-}
-
-BOOST_AUTO_TEST_CASE(a_payload_past_the_64_mib_cap_prints_nothing) {
-    expect_nothing(run(stop("viber:task-coder", json::string(std::string(65u << 20, 'x')))));
 }
 
 BOOST_AUTO_TEST_CASE(a_bom_payload_still_decides) {
@@ -186,19 +167,6 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_still_decides) {
         run("{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"done \xFF\xFE\"}"));
     expect_nothing(run("{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":"
                        "\"\xFF\\nVERDICT: PASS\"}"));
-}
-
-BOOST_AUTO_TEST_CASE(stdin_held_open_with_no_data_answers_after_the_idle_bound) {
-    const RunResult result = run("", StdinMode::held_open);
-    expect_nothing(result);
-    BOOST_TEST(result.seconds >= 1.5);
-    BOOST_TEST(result.seconds < 9.0);
-}
-
-BOOST_AUTO_TEST_CASE(a_payload_with_stdin_held_open_fails_open) {
-    const RunResult result = run(stop("viber:task-coder", "x"), StdinMode::held_open);
-    expect_nothing(result);
-    BOOST_TEST(result.seconds >= 1.5);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
