@@ -101,3 +101,69 @@ BOOST_AUTO_TEST_CASE(the_answer_of_run_is_printed_as_one_line) {
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
 }
+
+BOOST_AUTO_TEST_SUITE(decide_stdin)
+
+struct Seen {
+    bool called = false;
+    bool had_payload = false;
+    std::string bytes;
+};
+thread_local Seen seen;
+
+viber::Decision records(const viber::HookInput& in, viber::Trace& trace) {
+    seen = Seen{true, in.payload != nullptr, std::string(in.bytes)};
+    trace.step("decided");
+    return viber::Decision::nothing();
+}
+
+const viber::HookInfo prefiltered{
+    .name = "t", .decide = records, .prefilter = viber::Prefilter::viber_agent};
+const viber::HookInfo unfiltered{.name = "t", .decide = records};
+
+BOOST_AUTO_TEST_CASE(bytes_without_viber_are_dismissed_before_the_decision) {
+    viber::Trace off;
+    seen = {};
+    (void)viber::decide_stdin(prefiltered, std::string(R"({"agent_type":"general"})"), off);
+    BOOST_TEST(!seen.called);
+    (void)viber::decide_stdin(prefiltered, std::string(R"({"agent_type":"viber:x"})"), off);
+    BOOST_TEST(seen.called);
+    BOOST_TEST(seen.had_payload);
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_that_is_not_an_object_reaches_the_decision_as_none) {
+    viber::Trace off;
+    for (const char* bytes : {"", "not json", "[1]", "{\"a\":1} trailing", "\"viber:\""}) {
+        seen = {};
+        (void)viber::decide_stdin(unfiltered, std::string(bytes), off);
+        BOOST_TEST(seen.called, bytes);
+        BOOST_TEST(!seen.had_payload, bytes);
+        BOOST_TEST(seen.bytes == bytes);
+    }
+    seen = {};
+    (void)viber::decide_stdin(unfiltered, std::nullopt, off); // the bounded read failed
+    BOOST_TEST(seen.called);
+    BOOST_TEST(!seen.had_payload);
+}
+
+BOOST_AUTO_TEST_CASE(a_trace_that_is_off_records_nothing) {
+    viber::Trace off;
+    (void)viber::decide_stdin(unfiltered, std::string(R"({"a":1})"), off);
+    BOOST_TEST(!off.on());
+    BOOST_TEST(off.reads().empty());
+    BOOST_TEST(off.steps().empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_explaining_trace_records_the_payload_and_the_steps) {
+    viber::Trace trace = viber::Trace::explaining();
+    (void)viber::decide_stdin(unfiltered, std::string(R"({"a":1,"b":"x"})"), trace);
+    BOOST_TEST(trace.reads().size() == 4u);
+    BOOST_TEST(trace.reads().at(0) == "stdin: 15 bytes");
+    BOOST_TEST(trace.reads().at(1) == "payload: a JSON object with 2 keys");
+    BOOST_TEST(trace.reads().at(2) == "  key a: number 1");
+    BOOST_TEST(trace.reads().at(3) == "  key b: string \"x\"");
+    BOOST_TEST(trace.steps().size() == 1u);
+    BOOST_TEST(trace.steps().at(0) == "decided");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

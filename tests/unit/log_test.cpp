@@ -1,0 +1,84 @@
+// log_test.cpp: the troubleshooting log's line (docs/contract.md, "The troubleshooting log") and
+// its append rules.
+#define BOOST_TEST_MODULE log
+#include "common/log.hpp"
+#include "common/utf8.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+
+namespace json = boost::json;
+
+namespace {
+
+viber::LogEntry entry(std::string_view reason) {
+    return viber::LogEntry{.hook = "shell-guard",
+                           .time = std::chrono::system_clock::time_point{} +
+                                   std::chrono::milliseconds(1'764'547'200'123),
+                           .micros = 412,
+                           .decision = viber::DecisionKind::deny,
+                           .reason = reason};
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(one_compact_json_line_with_the_five_fields) {
+    BOOST_TEST(viber::log_line(entry("viber guard: R3")) ==
+               R"({"hook":"shell-guard","time":"2025-12-01T00:00:00.123Z","micros":412,)"
+               R"("decision":"deny","reason":"viber guard: R3"})"
+               "\n");
+}
+
+BOOST_AUTO_TEST_CASE(the_reason_keeps_its_first_200_characters_at_a_character_boundary) {
+    std::string reason;
+    for (int i = 0; i < 300; ++i) reason += "\xE2\x82\xAC"; // 300 characters, 900 bytes
+    const json::value line = json::parse(viber::log_line(entry(reason)));
+    const std::string kept(line.at("reason").as_string());
+    BOOST_TEST(viber::utf8::code_points(kept) == 200u);
+    BOOST_TEST(kept == reason.substr(0, 600));
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_in_the_reason_is_replaced) {
+    const std::string line = viber::log_line(entry("plan \xFF.md"));
+    BOOST_TEST(viber::utf8::is_valid(line));
+    BOOST_TEST(line.find("plan \xEF\xBF\xBD.md") != std::string::npos, line);
+}
+
+BOOST_AUTO_TEST_CASE(every_kind_is_named) {
+    BOOST_TEST(viber::to_string(viber::DecisionKind::none) == "none");
+    BOOST_TEST(viber::to_string(viber::DecisionKind::deny) == "deny");
+    BOOST_TEST(viber::to_string(viber::DecisionKind::block) == "block");
+    BOOST_TEST(viber::to_string(viber::DecisionKind::context) == "context");
+}
+
+BOOST_AUTO_TEST_CASE(append_creates_then_appends_to_a_regular_file) {
+    viber::testing::ScratchDir dir;
+    const std::string path = dir / "hooks.log";
+    viber::append_log(path.c_str(), "one\n");
+    viber::append_log(path.c_str(), "two\n");
+    BOOST_TEST(read_file(path) == "one\ntwo\n");
+}
+
+BOOST_AUTO_TEST_CASE(append_leaves_a_fifo_a_directory_and_a_missing_directory_alone) {
+    viber::testing::ScratchDir dir;
+    const std::string fifo = dir / "fifo";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    viber::append_log(fifo.c_str(), "x\n"); // returns at once: no reader, nothing opened
+    viber::append_log(dir.path().c_str(), "x\n");
+    const std::string nowhere = dir / "no/such/dir/log";
+    viber::append_log(nowhere.c_str(), "x\n");
+    struct stat info {};
+    BOOST_TEST(::stat(nowhere.c_str(), &info) != 0);
+}
