@@ -1,9 +1,11 @@
 // main.cpp: kill-guard, the PreToolUse Bash hook that refuses a viber agent's stop-by-name command.
 //
 // Contract:
-//   argv    none: hook mode. --help, --version: tool mode. Anything else: usage on stderr, exit 1.
+//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//           mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd     not used.
-//   env     not used.
+//   env     VIBER_HOOKS_LOG: appends one line per call (docs/contract.md, "The troubleshooting
+//           log").
 //   reads   nothing but stdin: no file is opened and no process is started.
 //   stdin   the PreToolUse payload, a JSON object, read to EOF within 64 MiB, 2 s idle and 8 s
 //           in all; a leading UTF-8 BOM is stripped.

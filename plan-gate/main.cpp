@@ -2,9 +2,12 @@
 // the review it needs (the decision is in plan_gate.cpp).
 //
 // Contract:
-//   argv    none (hook mode); --help, --version (tool mode; a bad argument exits 1)
+//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//           mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd     not used; the payload's `cwd` names the project
-//   env     CLAUDE_PLUGIN_ROOT (SPEC §1) to find scripts/config.sh and name references/
+//   env     CLAUDE_PLUGIN_ROOT (docs/contract.md, "Finding files") to find scripts/config.sh and
+//           name references/. VIBER_HOOKS_LOG: appends one line per call (docs/contract.md,
+//           "The troubleshooting log").
 //   reads   stdin: the PreToolUse payload for ExitPlanMode (`transcript_path`, `cwd`), bounded;
 //           the transcript (a regular file only); the plan file (a regular file only);
 //           runs `bash <plugin>/scripts/config.sh` in `cwd` (stdin /dev/null, stderr discarded,

@@ -1,18 +1,21 @@
 // main.cpp: plan-hints, the UserPromptSubmit hook that gives a plain plan-mode session the
-// plain-plan rules (SPEC §5).
+// plain-plan rules (docs/plan-hints.md).
 //
 // Contract:
-//   argv    none (hook mode); --help, --version (tool mode); any other argument: usage on stderr,
-//   exit 1 cwd     not used env     CLAUDE_PLUGIN_ROOT (where hooks/content/plan-hints.md is looked
-//   for first) reads   hooks/content/plan-hints.md (SPEC §1 rule); the payload's transcript_path,
-//   only in plan
-//           mode and only when it is a regular file
-//   stdin   the UserPromptSubmit payload: permission_mode, transcript_path (bounded: 64 MiB, 2 s
-//   idle, 8 s) stdout
-//   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":<plan-hints.md>}}
-//           when permission_mode is "plan" and the episode shows no planner, intent or fixer signal
-//           and plan-hints.md is not empty; otherwise nothing
-//   exit    0, always (fails open: prints nothing)
+//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//           mode, exit 0. Anything else: usage on stderr, exit 1.
+//   cwd     not used.
+//   env     CLAUDE_PLUGIN_ROOT: where hooks/content/plan-hints.md is looked for first
+//           (docs/contract.md, "Finding files"). VIBER_HOOKS_LOG: appends one line per call
+//           (docs/contract.md, "The troubleshooting log").
+//   reads   only in plan mode: hooks/content/plan-hints.md, and the payload's transcript_path when
+//           it is a regular file.
+//   stdin   the UserPromptSubmit payload (64 MiB, 2 s idle, 8 s in all): permission_mode,
+//           transcript_path.
+//   stdout  {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":
+//           <plan-hints.md>}} when permission_mode is "plan", the episode shows no planner, intent
+//           or fixer signal and plan-hints.md is not empty; otherwise nothing.
+//   exit    0, always (fails open: prints nothing).
 #include "common/hook_main.hpp"
 #include "plan-hints/plan_hints.hpp"
 

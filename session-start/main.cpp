@@ -1,13 +1,15 @@
 // main.cpp: the session-start hook (SessionStart, matcher startup|clear|compact).
 //
 // Contract:
-//   argv    none: hook mode. --help, --version: tool mode (exit 0); any other argument: usage on
-//           stderr, exit 1.
+//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//           mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd     not used; the payload's `cwd` names the project.
 //   env     CLAUDE_PLUGIN_ROOT: its last segment is the version in the banner (`dev` when unset or
-//           empty), and it is where plugin files are looked for first (SPEC §1).
-//   reads   hooks/content/manifest.md and skills/setup/templates/viber.yml (SPEC §1 rule), the
-//           project's .claude/viber.yml (git top level of `cwd` when it has one there, else `cwd`);
+//           empty), and it is where plugin files are looked for first (docs/contract.md,
+//           "Finding files"). VIBER_HOOKS_LOG: appends one line per call (docs/contract.md,
+//           "The troubleshooting log").
+//   reads   hooks/content/manifest.md and skills/setup/templates/viber.yml (the finding-files
+//           rule), the project's .claude/viber.yml (git top level of `cwd` when it has one there, else `cwd`);
 //           regular files only, never blocking on a FIFO.
 //   stdin   the SessionStart payload, drained (64 MiB, 2 s idle, 8 s total); only `cwd` is used.
 //   stdout  one line: {"hookSpecificOutput":{"hookEventName":"SessionStart"[,"additionalContext":

@@ -2,10 +2,11 @@
 // (the rules and why each exists open shell_guard.cpp).
 //
 // Contract:
-//   argv   none in hook mode; tool mode: --help, --version (a bad argument: usage on stderr,
-//          exit 1)
+//   argv   none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//          mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd    not used
-//   env    not used
+//   env    VIBER_HOOKS_LOG: appends one line per call (docs/contract.md, "The troubleshooting
+//          log").
 //   reads  stdin only: no file is opened and no process is started, for any caller
 //   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type` and
 //          `tool_input.command` are read (to EOF within 64 MiB, 2 s idle, 8 s in all; a leading

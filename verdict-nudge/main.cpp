@@ -1,10 +1,11 @@
 // main.cpp: the verdict-nudge hook (SubagentStop).
 //
 // Contract:
-//   argv    none: hook mode. --help, --version: tool mode (exit 0); any other argument: usage on
-//           stderr, exit 1.
+//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//           mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd     not used.
-//   env     not used.
+//   env     VIBER_HOOKS_LOG: appends one line per call (docs/contract.md, "The troubleshooting
+//           log").
 //   reads   nothing but stdin: no file is opened and no process started.
 //   stdin   the SubagentStop payload (64 MiB, 2 s idle, 8 s total); bytes without `viber:` are
 //           dismissed unparsed. Used: agent_type, stop_hook_active, last_assistant_message.
