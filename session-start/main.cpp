@@ -9,8 +9,8 @@
 //           "Finding files"). VIBER_HOOKS_LOG: appends one line per call (docs/contract.md,
 //           "The troubleshooting log").
 //   reads   hooks/content/manifest.md and skills/setup/templates/viber.yml (the finding-files
-//           rule), the project's .claude/viber.yml (git top level of `cwd` when it has one there, else `cwd`);
-//           regular files only, never blocking on a FIFO.
+//           rule), the project's .claude/viber.yml (git top level of `cwd` when it has one
+//           there, else `cwd`); regular files only, never blocking on a FIFO.
 //   stdin   the SessionStart payload, drained (64 MiB, 2 s idle, 8 s total); only `cwd` is used.
 //   stdout  one line: {"hookSpecificOutput":{"hookEventName":"SessionStart"[,"additionalContext":
 //           <manifest.md, trailing newlines cut>]},"systemMessage":"viber loaded <version>[ -
