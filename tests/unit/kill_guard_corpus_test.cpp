@@ -2,7 +2,7 @@
 // Columns: deny|allow, the command with \n \t \\ escapes, why.
 #define BOOST_TEST_MODULE kill_guard_corpus
 #include "kill-guard/kill_guard.hpp"
-#include "support/process.hpp"
+#include "support/corpus.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <fstream>
@@ -19,41 +19,16 @@ struct Entry {
     std::string why;
 };
 
-std::string unescape(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\' && i + 1 < text.size()) {
-            const char next = text[i + 1];
-            if (next == 'n' || next == 't' || next == '\\') {
-                out += next == 'n' ? '\n' : next == 't' ? '\t' : '\\';
-                ++i;
-                continue;
-            }
-        }
-        out += text[i];
-    }
-    return out;
-}
-
 std::vector<Entry> load_corpus() {
-    std::ifstream in(viber::testing::source_path("tests/corpus/kill-guard.tsv"));
-    BOOST_TEST_REQUIRE(in.good());
     std::vector<Entry> entries;
-    std::string line;
-    std::size_t number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (line.empty() || line[0] == '#') continue;
-        const std::size_t first = line.find('\t');
-        const std::size_t second = first == std::string::npos ? first : line.find('\t', first + 1);
-        BOOST_TEST_REQUIRE(second != std::string::npos,
-                           "line " << number << " needs three tab-separated columns");
-        const std::string label = line.substr(0, first);
+    for (const viber::testing::CorpusRow& row : viber::testing::read_corpus("kill-guard.tsv")) {
+        BOOST_TEST_REQUIRE(row.fields.size() >= 3u,
+                           "line " << row.line << " needs three tab-separated columns");
+        const std::string& label = row.fields[0];
         BOOST_TEST_REQUIRE((label == "deny" || label == "allow"),
-                           "line " << number << " label " << label);
-        entries.push_back({number, label == "deny",
-                           unescape(line.substr(first + 1, second - first - 1)),
-                           line.substr(second + 1)});
+                           "line " << row.line << " label " << label);
+        entries.push_back(
+            {row.line, label == "deny", viber::testing::unescape(row.fields[1]), row.fields[2]});
     }
     return entries;
 }

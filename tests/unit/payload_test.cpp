@@ -1,6 +1,7 @@
 // payload_test.cpp: the bounded stdin reader, BOM stripping, parsing and top-level key access.
 #define BOOST_TEST_MODULE payload
 #include "common/payload.hpp"
+#include "support/environment.hpp"
 #include "support/scratch.hpp"
 
 #include <atomic>
@@ -21,11 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A writer thread may outlive the reader it feeds (the cap was reached): its write must fail
-// with EPIPE, not kill the test.
-struct IgnoreSigpipe {
-    IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
-};
+using viber::testing::IgnoreSigpipe;
 
 // A pipe whose ends close with the object.
 struct Pipe {

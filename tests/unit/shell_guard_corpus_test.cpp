@@ -3,7 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "shell-guard/shell_guard.hpp"
-#include "support/process.hpp"
+#include "support/corpus.hpp"
 
 #include <boost/json.hpp>
 #include <fstream>
@@ -24,56 +24,17 @@ struct Case {
     std::string why;
 };
 
-// The corpus escapes: \n newline, \t tab, \\ backslash.
-std::string unescape(const std::string& field) {
-    std::string out;
-    for (std::size_t i = 0; i < field.size(); ++i) {
-        if (field[i] != '\\' || i + 1 == field.size()) {
-            out += field[i];
-            continue;
-        }
-        const char next = field[++i];
-        if (next == 'n')
-            out += '\n';
-        else if (next == 't')
-            out += '\t';
-        else if (next == '\\')
-            out += '\\';
-        else
-            throw std::runtime_error("unknown escape \\" + std::string(1, next));
-    }
-    return out;
-}
-
-std::vector<std::string> split_tabs(const std::string& line) {
-    std::vector<std::string> fields;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t tab = line.find('\t', start);
-        fields.push_back(line.substr(start, tab - start));
-        if (tab == std::string::npos) return fields;
-        start = tab + 1;
-    }
-}
-
 std::vector<Case> load_corpus() {
-    std::ifstream in(viber::testing::source_path("tests/corpus/shell-guard.tsv"));
-    BOOST_REQUIRE_MESSAGE(in, "cannot open tests/corpus/shell-guard.tsv");
     std::vector<Case> cases;
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (line.empty() || line[0] == '#') continue;
-        const std::vector<std::string> fields = split_tabs(line);
-        BOOST_REQUIRE_MESSAGE(fields.size() == 4,
-                              "line " << number << " has " << fields.size() << " fields");
+    for (const viber::testing::CorpusRow& row : viber::testing::read_corpus("shell-guard.tsv")) {
+        BOOST_REQUIRE_MESSAGE(row.fields.size() == 4,
+                              "line " << row.line << " has " << row.fields.size() << " fields");
         Case c;
-        c.line = number;
-        c.agent = fields[0] == "-" ? "" : fields[0];
-        c.command = unescape(fields[1]);
-        c.expected = fields[2];
-        c.why = fields[3];
+        c.line = static_cast<int>(row.line);
+        c.agent = row.fields[0] == "-" ? "" : row.fields[0];
+        c.command = viber::testing::unescape(row.fields[1]);
+        c.expected = row.fields[2];
+        c.why = row.fields[3];
         cases.push_back(std::move(c));
     }
     return cases;

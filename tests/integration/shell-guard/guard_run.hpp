@@ -1,6 +1,7 @@
 // guard_run.hpp: what the shell-guard integration tests share: payloads and one run of the binary.
 #pragma once
 
+#include "support/environment.hpp"
 #include "support/payloads.hpp"
 #include "support/process.hpp"
 
@@ -18,10 +19,7 @@ namespace shell_guard_test {
 using namespace std::chrono_literals;
 namespace json = boost::json;
 
-// A child that stops reading (a payload past the cap) must not kill the test with SIGPIPE.
-struct IgnoreSigpipe {
-    IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
-};
+using viber::testing::IgnoreSigpipe;
 
 // Shared with the kill-guard tests, which send the same Bash calls.
 using viber::testing::bash_payload;
