@@ -22,8 +22,9 @@ struct Outcome {
     std::string out;
 };
 
-// Runs hook_main in hook mode (no arguments) with stdin from /dev/null and stdout in a file.
-Outcome run_hook_mode(const viber::HookInfo& info) {
+// Runs hook_main with stdin from /dev/null and stdout in a file: hook mode (no arguments), or
+// tool mode with `flag`.
+Outcome run_hook_mode(const viber::HookInfo& info, const char* flag = nullptr) {
     viber::testing::ScratchDir dir;
     const std::string out_path = dir / "out";
     std::fflush(stdout);
@@ -33,9 +34,11 @@ Outcome run_hook_mode(const viber::HookInfo& info) {
     ::dup2(in, 0);
     ::dup2(out, 1);
     char name[] = "hook";
-    char* argv[] = {name, nullptr};
+    std::string flag_text = flag != nullptr ? flag : "";
+    char* argv[] = {name, flag_text.data(), nullptr};
     Outcome outcome;
-    outcome.status = viber::hook_main(1, argv, info);
+    outcome.status = viber::hook_main(flag != nullptr ? 2 : 1, argv, info);
+    std::fflush(stdout);
     ::dup2(saved_in, 0);
     ::dup2(saved_out, 1);
     for (int fd : {in, out, saved_in, saved_out}) ::close(fd);
@@ -100,6 +103,25 @@ BOOST_AUTO_TEST_CASE(the_answer_of_run_is_printed_as_one_line) {
     const Outcome got = run_hook_mode({"t", "contract", allows, viber::Prefilter::none, nullptr});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
+}
+
+BOOST_AUTO_TEST_CASE(explain_shows_a_throwing_decision_and_the_fail_open_answer) {
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_allows},
+        "--explain");
+    BOOST_TEST(got.status == 0);
+    BOOST_TEST(
+        got.out.find("the decision failed (broken): hook mode prints its fail-open answer") !=
+            std::string::npos,
+        got.out);
+    BOOST_TEST(got.out.ends_with("\nHook mode prints:\n" + allow_line), got.out);
+}
+
+BOOST_AUTO_TEST_CASE(explain_of_a_silent_hook_ends_with_nothing) {
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_bad_alloc, viber::Prefilter::none, nullptr}, "--explain");
+    BOOST_TEST(got.status == 0);
+    BOOST_TEST(got.out.ends_with("\nDecision: none\n\nHook mode prints:\n(nothing)\n"), got.out);
 }
 
 BOOST_AUTO_TEST_SUITE(decide_stdin)
