@@ -1,4 +1,4 @@
-// plugin_paths.hpp: the one rule every binary uses to find a file of the plugin tree (SPEC §1).
+// plugin_paths.hpp: the one rule every binary uses to find a file of the plugin tree (docs/contract.md).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// shell_lexer.cpp: the one-pass shell lexer behind kill-guard and shell-guard (SPEC §7).
+// shell_lexer.cpp: the one-pass shell lexer behind kill-guard and shell-guard (docs/command-model.md).
 #include "common/shell_lexer.hpp"
 
 #include <array>
@@ -91,7 +91,7 @@ bool is_plain(const Word& w, std::string_view raw, std::string_view text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Wrappers: commands that run their operand as a command (SPEC §7 table). Options are skipped
+// Wrappers: commands that run their operand as a command (docs/command-model.md table). Options are skipped
 // getopt-style: a cluster `-abc` is read letter by letter; a letter in `value_options` takes the
 // rest of the cluster or, when nothing is attached, the next word; a letter in `attached_only`
 // takes only an attached value; `--name=v` carries its value; a `--name` listed in `long_values`

@@ -1,9 +1,9 @@
-// shell_lexer.hpp: finds every command a shell command line would run (SPEC §7), for the guards.
+// shell_lexer.hpp: finds every command a shell command line would run (docs/command-model.md), for the guards.
 //
 // The lexer reads POSIX/bash syntax far enough to answer one question exactly: which words stand
 // in command position, with which arguments and redirections. It sees through quotes and escapes,
 // $(…), backticks and process substitutions (recursively), subshells, { …; } groups, function
-// bodies, reserved words, assignments, path prefixes, the wrappers of SPEC §7 (sudo, env, command,
+// bodies, reserved words, assignments, path prefixes, the wrappers of docs/command-model.md (sudo, env, command,
 // builtin, exec, nohup, time, nice, timeout, stdbuf, xargs) and the strings given to
 // `bash|sh|zsh|dash|ksh -c`, `eval` and `env -S`. Heredoc bodies and comments are data.
 // It is linear in the input (each recursion level re-reads at most its own text, and the depth is

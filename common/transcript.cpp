@@ -1,4 +1,4 @@
-// transcript.cpp: the streaming transcript scanner of SPEC §3 and the shared definitions it applies.
+// transcript.cpp: the streaming transcript scanner of docs/transcript.md and the shared definitions it applies.
 //
 // One pass: read() into a reused buffer, a fused prefilter kernel that finds newlines and every
 // needle at once, and Boost.JSON only for the few lines whose needles matter in the current state.

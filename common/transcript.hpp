@@ -1,4 +1,4 @@
-// transcript.hpp: the one scanner of Claude Code transcripts (SPEC §3), shared by plan-gate and
+// transcript.hpp: the one scanner of Claude Code transcripts (docs/transcript.md), shared by plan-gate and
 // plan-hints. A single streaming pass with a raw-byte prefilter; only candidate lines are parsed.
 #pragma once
 
@@ -21,7 +21,7 @@ struct Dispatch {
     std::string prompt; // input.prompt, empty when absent
 };
 
-// A line carrying a verdict (SPEC §4 step 4), after the last plan write.
+// A line carrying a verdict (docs/plan-gate.md, step 4), after the last plan write.
 struct VerdictLine {
     std::size_t line = 0;
     Verdict value = Verdict::fail;            // the first verdict on the line in document order
@@ -65,7 +65,7 @@ Scan scan_file(const std::string& path, const Request& request);
 // The same over bytes in memory (tests, fuzzing); readable is true unless allocation failed.
 Scan scan_bytes(std::string_view bytes, const Request& request);
 
-// True when the last signal or its entry lies inside the episode (SPEC §3).
+// True when the last signal or its entry lies inside the episode (docs/transcript.md).
 bool signal_owns_episode(const Scan& scan);
 
 // True when `path` arms the gate: a `plans` segment between separators and a `.md` ending.
@@ -75,7 +75,7 @@ bool is_plan_path(std::string_view path);
 // honoured, no zone read as UTC.
 std::optional<std::int64_t> parse_timestamp(std::string_view text);
 
-// The verdict grammar of SPEC §4 step 4 on one string value: the first `VERDICT:` in `text` that
+// The verdict grammar of docs/plan-gate.md, step 4 on one string value: the first `VERDICT:` in `text` that
 // stands at the string's start (only when `content_or_text_key`, i.e. the value of a `content` or
 // `text` key), after a `\n`, or right after `<result>`, and is followed by a well-formed value.
 std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_text_key);

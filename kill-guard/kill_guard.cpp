@@ -1,4 +1,4 @@
-// kill_guard.cpp: kill-guard's rules (SPEC §7), kept as a table, and the decision around them.
+// kill_guard.cpp: kill-guard's rules (docs/kill-guard.md), kept as a table, and the decision around them.
 //
 // Why: a viber agent that stops processes by name (`pkill node`, `killall python`, `taskkill /IM
 // node.exe`, `pgrep x | xargs kill`, `kill $(pgrep x)`) also stops processes it never started:

@@ -1,5 +1,5 @@
 // config_switch.hpp: the plain plan review switch, read from what the plugin's scripts/config.sh
-// prints in the project directory (SPEC §4 step 2).
+// prints in the project directory (docs/plan-gate.md, step 2).
 #pragma once
 
 #include <chrono>
@@ -32,7 +32,7 @@ std::optional<std::string> run_bash_script(const std::string& script, const std:
                                            std::chrono::milliseconds limit = config_time_limit,
                                            std::size_t max_output = config_output_limit);
 
-// The switch for a project: scripts/config.sh found by the plugin file rule (SPEC §1), run in
+// The switch for a project: scripts/config.sh found by the plugin file rule (docs/contract.md), run in
 // `cwd`. False when the script is not a regular file, fails to answer in time, or says anything
 // but the one exact line.
 bool plain_plan_review_on(const std::string& cwd);

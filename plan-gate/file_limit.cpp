@@ -1,4 +1,4 @@
-// file_limit.cpp: the plain plan file limit (SPEC §4.3).
+// file_limit.cpp: the plain plan file limit (docs/plan-gate.md, step 3).
 //
 // A plain plan is reviewed by one plain-plan-review pass; past 8 files that review cannot hold
 // the whole change, so the gate refuses before any review and points to the viber planner, whose

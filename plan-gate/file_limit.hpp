@@ -1,4 +1,4 @@
-// file_limit.hpp: the plain plan file limit (SPEC §4.3).
+// file_limit.hpp: the plain plan file limit (docs/plan-gate.md, step 3).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs (its
 // Contract opens main.cpp).
 //
-// The gate arms on the last plan write inside the plan-mode episode (SPEC §4 step 1), picks the
+// The gate arms on the last plan write inside the plan-mode episode (docs/plan-gate.md, step 1), picks the
 // review the plan needs (step 2: planner-review, the review set of step 5, or, when the project
 // switched it on, plain-plan-review after the file limit of step 3) and allows only when the
 // latest dispatch/verdict pair of that review is a PASS that no later write to the plan voided
@@ -83,7 +83,7 @@ Route route(const Scan& scan, const Plan& plan) {
 
 namespace {
 
-// The latest closed dispatch/verdict pair of one reviewer (SPEC §4 step 4).
+// The latest closed dispatch/verdict pair of one reviewer (docs/plan-gate.md, step 4).
 struct ReviewPairing {
     const Dispatch* last_dispatch = nullptr;
     const Dispatch* pair_dispatch = nullptr;

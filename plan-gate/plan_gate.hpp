@@ -1,4 +1,4 @@
-// plan_gate.hpp: the plan-gate decision (SPEC §4): which review a plan leaving plan mode needs,
+// plan_gate.hpp: the plan-gate decision (docs/plan-gate.md): which review a plan leaving plan mode needs,
 // and whether the transcript shows it, as pure functions over what the hook read.
 #pragma once
 

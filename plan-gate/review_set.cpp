@@ -1,4 +1,4 @@
-// review_set.cpp: the review set that gates planner plans of more than 12 tasks (SPEC §4.5).
+// review_set.cpp: the review set that gates planner plans of more than 12 tasks (docs/plan-gate.md, step 5).
 //
 // A planner plan past 12 tasks is too large for one planner-review: three agents share it, each
 // reading only its own part (seed 001). planner-spec-review reviews the specification half,
@@ -129,7 +129,7 @@ struct Tracked {
     const VerdictLine* verdict = nullptr; // null while open
 };
 
-// Pairs verdict lines with tracked dispatches, in line order (SPEC §4.5): a verdict naming a
+// Pairs verdict lines with tracked dispatches, in line order (docs/plan-gate.md, step 5): a verdict naming a
 // tracked dispatch's id pairs with it whatever the order the reviews finish in; a verdict naming
 // no tracked id pairs with the earliest open id-less dispatch, as the id-less transcripts of older
 // Claude Code versions report results in dispatch order.

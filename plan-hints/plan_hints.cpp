@@ -1,4 +1,4 @@
-// plan_hints.cpp: the plan-hints decision (SPEC §5).
+// plan_hints.cpp: the plan-hints decision (docs/plan-hints.md).
 #include "plan-hints/plan_hints.hpp"
 
 #include "common/files.hpp"

@@ -1,4 +1,4 @@
-// plan_hints.hpp: the plan-hints decision (SPEC §5): whether a plain plan-mode prompt gets the
+// plan_hints.hpp: the plan-hints decision (docs/plan-hints.md): whether a plain plan-mode prompt gets the
 // plain-plan rules as context, and the text it gets.
 #pragma once
 

@@ -27,7 +27,7 @@ done
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/viber-demo.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
 
-# The plugin files the viber plugin owns (SPEC §1), as stubs. The directory is named like the
+# The plugin files the viber plugin owns (docs/contract.md), as stubs. The directory is named like the
 # plugin's install directory, so session-start's banner shows the version.
 version="$("$bin/session-start" --version | awk '{print $NF}')"
 plugin_files="$scratch/plugins/viber/$version"

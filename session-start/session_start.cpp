@@ -1,4 +1,4 @@
-// session_start.cpp: the SessionStart decision (SPEC §6).
+// session_start.cpp: the SessionStart decision (docs/session-start.md).
 #include "session-start/session_start.hpp"
 
 #include "common/ascii.hpp"

@@ -1,4 +1,4 @@
-// session_start.hpp: the SessionStart decision (SPEC §6): the manifest as model context, and the
+// session_start.hpp: the SessionStart decision (docs/session-start.md): the manifest as model context, and the
 // user-facing banner with the version, the schema note and the context-cap note.
 #pragma once
 

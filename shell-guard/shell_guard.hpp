@@ -1,4 +1,4 @@
-// shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks (SPEC §8).
+// shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks (docs/shell-guard.md).
 // The Contract of the binary and the rationale of each rule open shell_guard.cpp.
 #pragma once
 

@@ -1,4 +1,4 @@
-// verdict_nudge.cpp: the SubagentStop decision (SPEC §9).
+// verdict_nudge.cpp: the SubagentStop decision (docs/verdict-nudge.md).
 #include "verdict-nudge/verdict_nudge.hpp"
 
 #include "common/payload.hpp"

@@ -1,4 +1,4 @@
-// verdict_nudge.hpp: the SubagentStop decision (SPEC §9): send a viber agent's stop back once when
+// verdict_nudge.hpp: the SubagentStop decision (docs/verdict-nudge.md): send a viber agent's stop back once when
 // its final message has no `VERDICT:` or `AUDIT:` line.
 #pragma once
 

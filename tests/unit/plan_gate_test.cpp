@@ -1,4 +1,4 @@
-// plan_gate_test.cpp: the plan-gate decision (SPEC §4 steps 1, 2, 4 and the wiring of 3 and 5)
+// plan_gate_test.cpp: the plan-gate decision (docs/plan-gate.md, steps 1, 2, 4 and the wiring of 3 and 5)
 // over hand-built inputs, one clause a case.
 #define BOOST_TEST_MODULE plan_gate
 #include "plan-gate/file_limit.hpp"

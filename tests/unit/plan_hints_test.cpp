@@ -1,4 +1,4 @@
-// plan_hints_test.cpp: the plan-hints decision as a pure function (SPEC §5).
+// plan_hints_test.cpp: the plan-hints decision as a pure function (docs/plan-hints.md).
 #define BOOST_TEST_MODULE plan_hints
 #include <boost/test/unit_test.hpp>
 
@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(silent_without_or_with_an_empty_hints_file) {
 }
 
 BOOST_AUTO_TEST_CASE(run_fails_open_on_bad_payloads) {
-    // A hints file the §1 rule finds, so that silence below comes from the payload alone.
+    // A hints file the finding-files rule (docs/contract.md) finds, so that silence below comes from the payload alone.
     viber::testing::ScratchDir plugin;
     plugin.write("hooks/content/plan-hints.md", "rules\n");
     ::setenv("CLAUDE_PLUGIN_ROOT", plugin.path().c_str(), 1);

@@ -1,4 +1,4 @@
-// plugin_paths_test.cpp: the SPEC §1 rule for finding a plugin file, and the plugin root.
+// plugin_paths_test.cpp: the finding-files rule (docs/contract.md) for finding a plugin file, and the plugin root.
 #define BOOST_TEST_MODULE plugin_paths
 #include "common/files.hpp"
 #include "common/plugin_paths.hpp"

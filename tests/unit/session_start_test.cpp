@@ -1,4 +1,4 @@
-// session_start_test.cpp: the SessionStart decision of SPEC §6, one case per rule.
+// session_start_test.cpp: the SessionStart decision of docs/session-start.md, one case per rule.
 #define BOOST_TEST_MODULE session_start
 #include "common/output.hpp"
 #include "common/utf8.hpp"

@@ -1,4 +1,4 @@
-// verdict_nudge_test.cpp: the SubagentStop decision of SPEC §9, one case per rule.
+// verdict_nudge_test.cpp: the SubagentStop decision of docs/verdict-nudge.md, one case per rule.
 #define BOOST_TEST_MODULE verdict_nudge
 #include "common/payload.hpp"
 #include "support/hook_decision.hpp"

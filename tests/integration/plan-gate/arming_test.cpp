@@ -1,4 +1,4 @@
-// arming_test.cpp: plan-gate step 1 (SPEC §4): which plan write arms the gate, inside the
+// arming_test.cpp: plan-gate step 1 (docs/plan-gate.md): which plan write arms the gate, inside the
 // episode, and how the plan path resolves.
 #define BOOST_TEST_MODULE plan_gate_arming
 #include "gate_fixture.hpp"

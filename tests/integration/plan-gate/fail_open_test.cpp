@@ -1,4 +1,4 @@
-// fail_open_test.cpp: plan-gate's fail-open matrix (SPEC §2, §4): every odd input allows, exit 0,
+// fail_open_test.cpp: plan-gate's fail-open matrix (docs/contract.md, docs/plan-gate.md): every odd input allows, exit 0,
 // and tool mode answers --help, --version and a bad argument.
 #define BOOST_TEST_MODULE plan_gate_fail_open
 #include "gate_fixture.hpp"

@@ -1,4 +1,4 @@
-// file_limit_test.cpp: plan-gate step 3 (SPEC §4.3) through the real binary: with
+// file_limit_test.cpp: plan-gate step 3 (docs/plan-gate.md, step 3) through the real binary: with
 // planning.plain-plan-review on, a plain plan naming more than 8 distinct repository files is
 // refused before any review check, a plain-plan-review PASS included.
 #define BOOST_TEST_MODULE plan_gate_file_limit

@@ -1,4 +1,4 @@
-// owner_test.cpp: plan-gate step 2 (SPEC §4): the planner owns a plan only with its signal in the
+// owner_test.cpp: plan-gate step 2 (docs/plan-gate.md): the planner owns a plan only with its signal in the
 // episode AND its frontmatter in the plan; a plan it cannot read stays the planner's.
 #define BOOST_TEST_MODULE plan_gate_owner
 #include "gate_fixture.hpp"

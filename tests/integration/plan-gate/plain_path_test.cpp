@@ -1,4 +1,4 @@
-// plain_path_test.cpp: plan-gate's plain path (SPEC §4 step 2): gated only when scripts/config.sh,
+// plain_path_test.cpp: plan-gate's plain path (docs/plan-gate.md, step 2): gated only when scripts/config.sh,
 // run with bash in cwd, prints exactly one `planning.plain-plan-review: true` line; then
 // plain-plan-review decides.
 #define BOOST_TEST_MODULE plan_gate_plain_path

@@ -1,4 +1,4 @@
-// review_set_test.cpp: plan-gate step 5 (SPEC §4.5) through the real binary: planner plans of
+// review_set_test.cpp: plan-gate step 5 (docs/plan-gate.md, step 5) through the real binary: planner plans of
 // more than 12 tasks need a PASS from planner-spec-review, planner-graph-review and task
 // reviewers covering every task; each refusal, its order and the facts its reason gives.
 #define BOOST_TEST_MODULE plan_gate_review_set

@@ -1,4 +1,4 @@
-// plan_hints_test.cpp: the plan-hints binary run as a process on transcripts it is given (SPEC §5):
+// plan_hints_test.cpp: the plan-hints binary run as a process on transcripts it is given (docs/plan-hints.md):
 // when it prints the plain-plan rules, when the viber planner chain silences it, and where the
 // rules text comes from.
 #define BOOST_TEST_MODULE integration_plan_hints

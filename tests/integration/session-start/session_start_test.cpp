@@ -1,5 +1,5 @@
 // session_start_test.cpp: the session-start binary run as Claude Code runs it, in a scratch
-// plugin tree whose every file the test writes (SPEC §6 and the fail-open matrix of §2).
+// plugin tree whose every file the test writes (docs/session-start.md and the fail-open matrix of docs/contract.md).
 #define BOOST_TEST_MODULE integration_session_start
 #include "support/environment.hpp"
 #include "support/process.hpp"

@@ -1,4 +1,4 @@
-// hooks_json_test.cpp: hooks/hooks.json wires the five rows of SPEC §1 exactly.
+// hooks_json_test.cpp: hooks/hooks.json wires the five rows of docs/contract.md exactly.
 #define BOOST_TEST_MODULE hooks_json
 #include "support/process.hpp"
 

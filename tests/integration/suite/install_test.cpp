@@ -1,4 +1,4 @@
-// install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of SPEC §1
+// install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of docs/contract.md
 // exactly.
 #define BOOST_TEST_MODULE install
 #include "common/files.hpp"
@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(plugin_json_names_viber_and_the_suite_version) {
 }
 
 // The installed tree is a working plugin root: with CLAUDE_PLUGIN_ROOT unset, session-start finds
-// the manifest through its own location (SPEC §1) and injects it (SPEC §6).
+// the manifest through its own location (docs/contract.md) and injects it (docs/session-start.md).
 BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest) {
     const Installed& tree = installed();
     ScratchDir project;

@@ -1,5 +1,5 @@
-// verdict_nudge_test.cpp: the verdict-nudge binary run as Claude Code runs it (SPEC §9 and the
-// fail-open matrix of §2), and a trace showing a call for no viber agent opens no file and starts
+// verdict_nudge_test.cpp: the verdict-nudge binary run as Claude Code runs it (docs/verdict-nudge.md and the
+// fail-open matrix of docs/contract.md), and a trace showing a call for no viber agent opens no file and starts
 // no process.
 #define BOOST_TEST_MODULE integration_verdict_nudge
 #include "support/environment.hpp"
