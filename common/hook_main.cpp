@@ -79,7 +79,7 @@ int explain(const HookInfo& info) {
     const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
     Trace trace = Trace::explaining();
     Decision decision;
-    std::string failure;
+    std::optional<std::string> failure;
     try {
         decision = decide_stdin(info, stdin_bytes, trace);
     } catch (const std::exception& e) {
@@ -87,8 +87,8 @@ int explain(const HookInfo& info) {
     } catch (...) {
         failure = "an unknown exception";
     }
-    if (!failure.empty()) {
-        trace.step("the decision failed (" + failure + "): hook mode prints its fail-open answer");
+    if (failure) {
+        trace.step("the decision failed (" + *failure + "): hook mode prints its fail-open answer");
         decision = Decision::nothing();
         try {
             if (info.fail_open != nullptr) decision = info.fail_open();
