@@ -1,5 +1,5 @@
-// session_start.hpp: the SessionStart decision (docs/session-start.md): the manifest as model context, and the
-// user-facing banner with the version, the schema note and the context-cap note.
+// session_start.hpp: the SessionStart decision (docs/session-start.md): the manifest as model
+// context, and the user-facing banner with the version, the schema note and the context-cap note.
 #pragma once
 
 #include "common/decision.hpp"

@@ -1,5 +1,5 @@
-// verdict_nudge.hpp: the SubagentStop decision (docs/verdict-nudge.md): send a viber agent's stop back once when
-// its final message has no `VERDICT:` or `AUDIT:` line.
+// verdict_nudge.hpp: the SubagentStop decision (docs/verdict-nudge.md): send a viber agent's stop
+// back once when its final message has no `VERDICT:` or `AUDIT:` line.
 #pragma once
 
 #include "common/decision.hpp"

@@ -1,4 +1,5 @@
-// output_test.cpp: the exact JSON text of every answer shape of docs/contract.md, and writing it out.
+// output_test.cpp: the exact JSON text of every answer shape of docs/contract.md, and writing it
+// out.
 #define BOOST_TEST_MODULE output
 #include "common/output.hpp"
 #include "common/utf8.hpp"
