@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -53,6 +54,13 @@ PluginTree::PluginTree(std::string_view binary) {
     binary_ = (bin_dir / std::string(binary)).string();
     fs::copy_file(hook_binary(binary), binary_, fs::copy_options::overwrite_existing);
     ::chmod(binary_.c_str(), 0755);
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string text;
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return text;
 }
 
 void set_mtime(const std::string& path, long long seconds) {

@@ -40,4 +40,7 @@ private:
 // Sets a file's modification time to `seconds` since the epoch.
 void set_mtime(const std::string& path, long long seconds);
 
+// The whole content of the file at `path` (empty when it cannot be read).
+std::string read_file(const std::string& path);
+
 } // namespace viber::testing

@@ -14,6 +14,8 @@
 
 namespace json = boost::json;
 
+using viber::testing::read_file;
+
 namespace {
 
 viber::LogEntry entry(std::string_view reason) {
@@ -23,13 +25,6 @@ viber::LogEntry entry(std::string_view reason) {
                            .micros = 412,
                            .decision = viber::DecisionKind::deny,
                            .reason = reason};
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace

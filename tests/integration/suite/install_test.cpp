@@ -23,13 +23,6 @@ namespace {
 const char* const hook_names[] = {"plan-gate",   "plan-hints",    "kill-guard",
                                   "shell-guard", "verdict-nudge", "session-start"};
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The build tree these tests belong to: the hooks are built into <build>/bin.
 std::string build_dir() {
     return fs::canonical(fs::path(VIBER_BIN_DIR) / "..").string();
