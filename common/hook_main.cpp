@@ -181,8 +181,9 @@ void log_call(const HookInfo& info, std::chrono::steady_clock::time_point start,
 
 Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& stdin_bytes,
                       Trace& trace) {
+    // An unread stdin is no bytes, never a null view: memmem and friends take no null pointer.
     const std::string_view bytes =
-        stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view();
+        stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view("");
     if (info.prefilter == Prefilter::viber_agent && !contains(bytes, "viber:")) {
         if (trace.on()) {
             trace.read("stdin: " + std::to_string(bytes.size()) + " bytes");
