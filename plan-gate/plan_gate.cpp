@@ -29,6 +29,7 @@
 #include "plan-gate/review_set.hpp"
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 
 namespace viber::plan_gate {
@@ -38,6 +39,14 @@ using transcript::Dispatch;
 using transcript::Scan;
 using transcript::Verdict;
 using transcript::VerdictLine;
+
+const std::array<transcript::PairedAgent, 5> paired_agents{{
+    {.name = planner_reviewer, .rule = transcript::PairRule::single_reviewer},
+    {.name = plain_reviewer, .rule = transcript::PairRule::single_reviewer},
+    {.name = spec_reviewer, .rule = transcript::PairRule::review_set},
+    {.name = graph_reviewer, .rule = transcript::PairRule::review_set},
+    {.name = task_reviewer, .rule = transcript::PairRule::review_set, .prompt_line = task_range_line},
+}};
 
 const transcript::PlanWrite* armed_plan_write(const Scan& scan) {
     if (!scan.last_plan_write || scan.last_plan_write->line <= scan.episode_start) return nullptr;
@@ -265,8 +274,9 @@ std::optional<GateInput> gather(const json::object& payload) {
         cwd = std::string(*field);
 
     GateInput input;
-    input.scan = transcript::scan_file(std::string(*transcript_path),
-                                       transcript::Request{transcript::Signals::planner, true});
+    input.scan = transcript::scan_file(
+        std::string(*transcript_path),
+        transcript::Request{transcript::Signals::planner, true, paired_agents});
     if (!input.scan.readable) return std::nullopt;
     const transcript::PlanWrite* write = armed_plan_write(input.scan);
     if (write == nullptr) return input;
@@ -295,17 +305,16 @@ std::optional<GateInput> gather(const json::object& payload) {
 }
 
 std::optional<json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return pretool_allow();
+    // No objection prints nothing: an explicit allow would skip Claude Code's own permission
+    // flow (docs/plan-gate.md), so every path but a deny, fail-open ones included, is silent.
+    if (!stdin_bytes) return std::nullopt;
     const std::optional<json::object> payload = parse_object(*stdin_bytes);
-    if (!payload) return pretool_allow();
+    if (!payload) return std::nullopt;
     const std::optional<GateInput> input = gather(*payload);
-    if (!input) return pretool_allow();
+    if (!input) return std::nullopt;
     const std::optional<std::string> reason = decide(*input);
-    return reason ? pretool_deny(*reason) : pretool_allow();
-}
-
-std::optional<json::value> fail_open(const std::optional<std::string>&) {
-    return pretool_allow();
+    if (!reason) return std::nullopt;
+    return pretool_deny(*reason);
 }
 
 HookInfo hook_info() {
@@ -315,7 +324,7 @@ HookInfo hook_info() {
         "allows\n"
         "leaving plan mode only when the plan written in this episode has its review's latest\n"
         "VERDICT: PASS, written after the plan's last change; otherwise denies with the next step.",
-        run, fail_open};
+        run, nullptr};
 }
 
 } // namespace viber::plan_gate

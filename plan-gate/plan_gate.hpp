@@ -6,6 +6,7 @@
 #include "common/transcript.hpp"
 
 #include <boost/json/object.hpp>
+#include <array>
 #include <cstddef>
 #include <ctime>
 #include <optional>
@@ -35,6 +36,10 @@ struct GateInput {
     std::vector<std::string> counted_files; // plan_files() of a plain plan with the switch on
     std::string refs_dir;                   // <plugin root>/references, for the dispatch text
 };
+
+// The agents the gate pairs and how (docs/plan-gate.md, "Pairing"): the scanner keeps only their
+// dispatches, and of a task reviewer's prompt only its `tasks:` line.
+extern const std::array<transcript::PairedAgent, 5> paired_agents;
 
 // Which review a plan needs.
 enum class Route { planner_review, review_set, plain };
@@ -70,9 +75,9 @@ std::optional<std::string> decide(const GateInput& input);
 // starts no process, and only a plain plan runs config.sh.
 std::optional<GateInput> gather(const boost::json::object& payload);
 
-// Hook mode: stdin bytes to the answer (allow on every fail-open path).
+// Hook mode: stdin bytes to the answer: a deny, or nothing (no objection, and every fail-open
+// path, prints nothing).
 std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
-std::optional<boost::json::value> fail_open(const std::optional<std::string>& stdin_bytes);
 
 // The binary's name, --help contract, run and fail-open for hook_main.
 HookInfo hook_info();

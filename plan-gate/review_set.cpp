@@ -23,10 +23,6 @@ using transcript::Dispatch;
 using transcript::Verdict;
 using transcript::VerdictLine;
 
-constexpr std::string_view spec_reviewer = "planner-spec-review";
-constexpr std::string_view graph_reviewer = "planner-graph-review";
-constexpr std::string_view task_reviewer = "planner-task-review";
-
 // A task reviewer reviews one slice of at most this many consecutive tasks (seed 001).
 constexpr std::size_t task_slice = 8;
 
@@ -140,7 +136,7 @@ std::vector<Tracked> pair_verdicts(const std::vector<Dispatch>& dispatches,
     for (std::size_t i = 0; i < dispatches.size(); ++i) {
         if (!is_member(dispatches[i].agent)) continue;
         Tracked entry{&dispatches[i], i, std::nullopt, nullptr};
-        if (dispatches[i].agent == task_reviewer) entry.tasks = task_range(dispatches[i].prompt);
+        if (dispatches[i].agent == task_reviewer) entry.tasks = task_range(dispatches[i].prompt_line);
         tracked_of[i] = tracked.size();
         tracked.push_back(entry);
     }
@@ -308,17 +304,24 @@ std::size_t count_tasks(std::string_view plan_text) {
     return tasks;
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> task_range(std::string_view prompt) {
-    std::optional<std::pair<std::size_t, std::size_t>> range;
+std::optional<std::string_view> task_range_line(std::string_view prompt) {
+    std::optional<std::string_view> found;
     for_each_line(prompt, [&](std::string_view line) {
         const auto match = match_range_line(line);
         if (match && !match->first.digits.empty() && less_or_equal(match->first, match->second)) {
-            range = std::pair{match->first.value, match->second.value};
+            found = line;
             return false;
         }
         return true;
     });
-    return range;
+    return found;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> task_range(std::string_view prompt) {
+    const std::optional<std::string_view> line = task_range_line(prompt);
+    if (!line) return std::nullopt;
+    const auto match = match_range_line(*line);
+    return std::pair{match->first.value, match->second.value};
 }
 
 std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {

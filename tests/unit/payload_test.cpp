@@ -362,3 +362,61 @@ BOOST_AUTO_TEST_CASE(missing_or_mistyped_parts_give_nothing) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+// ---- lone surrogates (docs/contract.md, "Payload strings") -------------------------------------
+
+BOOST_AUTO_TEST_SUITE(lone_surrogates)
+
+namespace {
+std::string rewritten(std::string text) {
+    viber::replace_lone_surrogates(text.data(), text.size());
+    return text;
+}
+// The command string of a parsed Bash payload whose command JSON text is `escaped`; a payload
+// that does not parse gives "(unparsed)".
+std::string command_of(const std::string& escaped) {
+    const auto obj = parse_object(R"({"tool_input":{"command":")" + escaped + R"("}})");
+    if (!obj) return "(unparsed)";
+    const auto command = viber::bash_command(*obj);
+    if (!command) return "(no command)";
+    return std::string(*command);
+}
+const std::string replacement = "\xEF\xBF\xBD"; // U+FFFD in UTF-8
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_lone_high_surrogate_reads_as_the_replacement_character) {
+    BOOST_TEST(rewritten(R"("a\ud800b")") == R"("a\uFFFDb")");
+    BOOST_TEST(command_of(R"(pkill \ud800 node)") == "pkill " + replacement + " node");
+}
+
+BOOST_AUTO_TEST_CASE(a_high_surrogate_followed_by_a_non_low_escape_is_lone) {
+    BOOST_TEST(rewritten(R"(\ud800\u0041)") == R"(\uFFFD\u0041)");
+    BOOST_TEST(rewritten(R"(\uD800\uD800\uDC00)") == R"(\uFFFD\uD800\uDC00)");
+    BOOST_TEST(command_of(R"(\ud800\u0041)") == replacement + "A");
+    // At the very end of the bytes, with no room for a pair.
+    BOOST_TEST(rewritten(R"(x\udbff)") == R"(x\uFFFD)");
+}
+
+BOOST_AUTO_TEST_CASE(a_lone_low_surrogate_reads_as_the_replacement_character) {
+    BOOST_TEST(rewritten(R"(\udc00x)") == R"(\uFFFDx)");
+    BOOST_TEST(command_of(R"(rm \uDFFF)") == "rm " + replacement);
+}
+
+BOOST_AUTO_TEST_CASE(an_escaped_backslash_before_u_is_not_an_escape) {
+    BOOST_TEST(rewritten(R"(\\ud800)") == R"(\\ud800)");
+    BOOST_TEST(command_of(R"(echo \\ud800)") == R"(echo \ud800)");
+    // Three backslashes: an escaped one, then a real escape.
+    BOOST_TEST(rewritten(R"(\\\ud800)") == R"(\\\uFFFD)");
+}
+
+BOOST_AUTO_TEST_CASE(a_valid_pair_stays) {
+    BOOST_TEST(rewritten(R"(\ud83d\ude00)") == R"(\ud83d\ude00)");
+    BOOST_TEST(command_of(R"(echo \ud83d\ude00)") == "echo \xF0\x9F\x98\x80");
+    BOOST_TEST(viber::replace_lone_surrogates(nullptr, 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_is_kept_beside_a_rewritten_escape) {
+    BOOST_TEST(command_of("\xFF \\ud800") == "\xFF " + replacement);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -23,7 +23,8 @@ using viber::testing::TranscriptBuilder;
 
 namespace {
 
-constexpr Request gate{Signals::planner, true};
+constexpr PairedAgent reviewers[] = {{.name = "planner-review", .rule = PairRule::single_reviewer}};
+constexpr Request gate{Signals::planner, true, reviewers};
 
 // Runs scan_file on another thread and fails the test if it does not return within 10 s.
 Scan scan_bounded(const std::string& path, const Request& request) {
@@ -163,6 +164,7 @@ BOOST_AUTO_TEST_CASE(deeply_nested_line_is_parsed) {
     // Far past Boost.JSON's default depth of 32.
     TranscriptBuilder t;
     t.write_file("/r/plans/p.md");
+    t.dispatch("viber:planner-review", "");
     std::string deep = R"({"type":"user","message":{"content":"VERDICT: PASS"},"x":)";
     for (int i = 0; i < 5000; ++i) deep += "[";
     for (int i = 0; i < 5000; ++i) deep += "]";

@@ -147,7 +147,8 @@ BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcr
             text += '\n';
         }
         for (const auto signals : {Signals::planner, Signals::planner_chain}) {
-            const Request request{signals, true};
+            constexpr PairedAgent reviewers[] = {{.name = "planner-review", .rule = PairRule::single_reviewer}};
+            const Request request{signals, true, reviewers};
             const Scan a = scan_bytes_with(text, request, 64, Kernel::scalar);
             const Scan b = scan_bytes_with(text, request, 1 << 17, round % 3 == 0 ? Kernel::sse2 : round % 3 == 1 ? Kernel::avx2 : Kernel::avx512);
             BOOST_TEST_REQUIRE(a.lines == b.lines);

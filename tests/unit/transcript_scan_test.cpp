@@ -30,7 +30,7 @@ bool same(const Scan& a, const Scan& b) {
     }
     for (std::size_t i = 0; i < a.dispatches.size(); ++i) {
         const auto &x = a.dispatches[i], &y = b.dispatches[i];
-        if (x.line != y.line || x.agent != y.agent || x.id != y.id || x.prompt != y.prompt) return false;
+        if (x.line != y.line || x.agent != y.agent || x.id != y.id || x.prompt_line != y.prompt_line) return false;
     }
     for (std::size_t i = 0; i < a.verdicts.size(); ++i) {
         const auto &x = a.verdicts[i], &y = b.verdicts[i];
@@ -57,7 +57,26 @@ Scan scan(std::string_view text, Request request) {
 
 Scan planner(const TranscriptBuilder& t) { return scan(t.text(), {Signals::planner, false}); }
 Scan chain(const TranscriptBuilder& t) { return scan(t.text(), {Signals::planner_chain, false}); }
-Scan gate(const TranscriptBuilder& t) { return scan(t.text(), {Signals::planner, true}); }
+// The agents these tests pair: the gate's five and an `x`, with a task reviewer keeping only its
+// first `tasks:` line.
+std::optional<std::string_view> first_tasks_line(std::string_view prompt) {
+    for (std::size_t start = 0; start <= prompt.size();) {
+        const std::size_t end = std::min(prompt.find('\n', start), prompt.size());
+        const std::string_view line = prompt.substr(start, end - start);
+        if (line.starts_with("tasks:")) return line;
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+constexpr PairedAgent test_agents[] = {
+    {.name = "planner-review", .rule = PairRule::single_reviewer},
+    {.name = "plain-plan-review", .rule = PairRule::single_reviewer},
+    {.name = "x", .rule = PairRule::single_reviewer},
+    {.name = "planner-spec-review", .rule = PairRule::review_set},
+    {.name = "planner-graph-review", .rule = PairRule::review_set},
+    {.name = "planner-task-review", .rule = PairRule::review_set, .prompt_line = first_tasks_line},
+};
+Scan gate(const TranscriptBuilder& t) { return scan(t.text(), {Signals::planner, true, test_agents}); }
 
 std::size_t typed_command(TranscriptBuilder& t, std::string_view command, bool with_role = false) {
     json::object message{{"content", std::string("<command-message>viber:") + std::string(command) +
@@ -132,6 +151,7 @@ BOOST_AUTO_TEST_CASE(a_lone_cr_at_the_end_of_a_verdict_line_is_allowed) {
     // The CR belongs to no value; a CR inside the string before the newline is also allowed.
     TranscriptBuilder t;
     t.write_file("/r/plans/p.md");
+    t.dispatch("viber:planner-review", ""); // an open id-less dispatch: the next verdict line closes it
     t.tool_result("", "VERDICT: FAIL\r\nmore");
     const Scan s = gate(t);
     BOOST_TEST_REQUIRE(s.verdicts.size() == 1u);
@@ -528,18 +548,22 @@ BOOST_AUTO_TEST_CASE(dispatches_after_the_plan_write_with_agent_id_and_prompt) {
     const auto other = t.dispatch("my.plug-in_2:x", "");
     t.tool_use("Agent", json::object{{"subagent_type", 7}});
     t.tool_use("Agent", json::object{{"prompt", "no type"}});
+    t.dispatch("viber:task-coder", "toolu_coder", "not an agent the caller pairs");
+    const auto slice =
+        t.dispatch("viber:planner-task-review", "toolu_T", "/r/plans/a.md\nrefs: /x\ntasks: T1-T8\nmore text");
     const Scan s = gate(t);
-    BOOST_TEST_REQUIRE(s.dispatches.size() == 3u);
+    BOOST_TEST_REQUIRE(s.dispatches.size() == 4u);
     BOOST_TEST(s.dispatches[0].line == agent);
     BOOST_TEST(s.dispatches[0].agent == "planner-review");
     BOOST_TEST(s.dispatches[0].id == "toolu_01C");
-    BOOST_TEST(s.dispatches[0].prompt == "review /r/plans/a.md");
+    BOOST_TEST(s.dispatches[0].prompt_line == ""); // the prompt itself is never copied
     BOOST_TEST(s.dispatches[1].line == task);
     BOOST_TEST(s.dispatches[1].agent == "plain-plan-review");
     BOOST_TEST(s.dispatches[1].id == "");
-    BOOST_TEST(s.dispatches[1].prompt == "p");
     BOOST_TEST(s.dispatches[2].line == other);
     BOOST_TEST(s.dispatches[2].agent == "x");
+    BOOST_TEST(s.dispatches[3].line == slice);
+    BOOST_TEST(s.dispatches[3].prompt_line == "tasks: T1-T8"); // only the line the caller reads
 }
 
 BOOST_AUTO_TEST_CASE(no_dispatches_without_a_plan_write) {
@@ -559,8 +583,10 @@ BOOST_AUTO_TEST_CASE(verdict_lines_after_the_plan_write_with_timestamp) {
     t.write_file("/r/plans/a.md");
     t.dispatch("viber:planner-review", "toolu_01C");
     const auto pass = t.tool_result("toolu_01C", "## Plan Review\nVERDICT: PASS\n", "2026-10-01T10:00:00.000Z");
-    const auto fail = t.task_notification("toolu_01C", "Review done.\nVERDICT: FAIL\n");
-    const auto denied = t.tool_result("toolu_01C", "VERDICT: `DENIED`", "not a time");
+    t.dispatch("viber:planner-review", "toolu_01D");
+    const auto fail = t.task_notification("toolu_01D", "Review done.\nVERDICT: FAIL\n");
+    t.dispatch("viber:planner-review", "toolu_01E");
+    const auto denied = t.tool_result("toolu_01E", "VERDICT: `DENIED`", "not a time");
     const Scan s = gate(t);
     BOOST_TEST_REQUIRE(s.verdicts.size() == 3u);
     BOOST_TEST(s.verdicts[0].line == pass);
@@ -595,10 +621,12 @@ BOOST_AUTO_TEST_CASE(named_dispatches_are_the_earlier_ids_in_the_raw_line) {
 BOOST_AUTO_TEST_CASE(a_verdict_names_only_dispatches_before_it) {
     TranscriptBuilder t;
     t.write_file("/r/plans/a.md");
-    t.tool_result("toolu_late", "VERDICT: PASS");
+    t.dispatch("viber:planner-review", "");
+    const auto early = t.tool_result("toolu_late", "VERDICT: PASS");
     t.dispatch("viber:planner-review", "toolu_late");
     const Scan s = gate(t);
     BOOST_TEST_REQUIRE(s.verdicts.size() == 1u);
+    BOOST_TEST(s.verdicts[0].line == early);
     BOOST_TEST(s.verdicts[0].named_dispatches.empty());
 }
 
@@ -639,6 +667,7 @@ BOOST_AUTO_TEST_CASE(api_request_blob_replaying_a_pass_is_skipped) {
 BOOST_AUTO_TEST_CASE(first_verdict_on_a_line_in_document_order) {
     TranscriptBuilder t;
     t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", ""); // an open id-less dispatch: the next verdict line closes it
     t.add(json::object{{"type", "user"},
                        {"message", json::object{{"content", json::array{
                                                     json::object{{"type", "text"}, {"text", "VERDICT: PASS is not warranted"}},
@@ -652,6 +681,7 @@ BOOST_AUTO_TEST_CASE(first_verdict_on_a_line_in_document_order) {
 BOOST_AUTO_TEST_CASE(verdict_inside_a_non_content_key_at_string_start_is_not_a_verdict) {
     TranscriptBuilder t;
     t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", ""); // an open id-less dispatch: the next verdict line closes it
     t.add(json::object{{"type", "user"}, {"summary", "VERDICT: PASS"},
                        {"message", json::object{{"content", json::array{json::object{{"type", "text"}, {"note", "VERDICT: FAIL"}}}}}}});
     BOOST_TEST(gate(t).verdicts.empty());
@@ -660,6 +690,7 @@ BOOST_AUTO_TEST_CASE(verdict_inside_a_non_content_key_at_string_start_is_not_a_v
 BOOST_AUTO_TEST_CASE(verdict_at_a_line_start_inside_any_string_is_a_verdict) {
     TranscriptBuilder t;
     t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", ""); // an open id-less dispatch: the next verdict line closes it
     const auto line = t.add(json::object{{"type", "user"}, {"summary", "Review\nVERDICT: DENIED\nREASON: Bash"}});
     const Scan s = gate(t);
     BOOST_TEST_REQUIRE(s.verdicts.size() == 1u);
@@ -670,6 +701,7 @@ BOOST_AUTO_TEST_CASE(verdict_at_a_line_start_inside_any_string_is_a_verdict) {
 BOOST_AUTO_TEST_CASE(verdict_quoted_in_a_key_is_not_a_verdict) {
     TranscriptBuilder t;
     t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", ""); // an open id-less dispatch: the next verdict line closes it
     t.add(json::object{{"type", "user"}, {"VERDICT: PASS", "x"}, {"content\nVERDICT: PASS", 1}});
     BOOST_TEST(gate(t).verdicts.empty());
 }

@@ -40,9 +40,21 @@ BOOST_AUTO_TEST_CASE(right_after_result_tag) {
 
 BOOST_AUTO_TEST_CASE(prose_verdict_is_not_a_verdict) {
     BOOST_TEST(!content("The reviewer said VERDICT: PASS").has_value());
-    BOOST_TEST(!content(" VERDICT: PASS").has_value());
-    BOOST_TEST(!content("x\n VERDICT: PASS").has_value());
-    BOOST_TEST(!content("<result> VERDICT: PASS").has_value());
+    BOOST_TEST(!content("x VERDICT: PASS").has_value());
+    BOOST_TEST(!content("x\nsaid VERDICT: PASS").has_value());
+    BOOST_TEST(!content("<result>x VERDICT: PASS").has_value());
+    BOOST_TEST(!other(" VERDICT: PASS").has_value()); // a string start anchors only content/text
+}
+
+// Spaces or tabs before the marker, in every anchored place (the original read spaces only).
+BOOST_AUTO_TEST_CASE(an_indented_verdict_is_a_verdict) {
+    BOOST_TEST(is(content("   VERDICT: PASS"), Verdict::pass));
+    BOOST_TEST(is(content("\t VERDICT: FAIL"), Verdict::fail));
+    BOOST_TEST(is(other("x\n   VERDICT: PASS"), Verdict::pass));
+    BOOST_TEST(is(other("x\n\t\tVERDICT: DENIED\n"), Verdict::denied));
+    BOOST_TEST(is(other("<result> \tVERDICT: PASS</result>"), Verdict::pass));
+    BOOST_TEST(is(content("x VERDICT: PASS\n  VERDICT: FAIL"), Verdict::fail));
+    BOOST_TEST(!content("  VERDICT: PASS is not warranted").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(backticked_values) {
