@@ -18,6 +18,8 @@ namespace {
 // The refusal lists at most this many files: past it the plan is far over the limit and the
 // list would only bury the next step.
 constexpr std::size_t listed_files = 40;
+// ... and at most this many characters of them: a path can be as long as a token.
+constexpr std::size_t listed_characters = 6000;
 
 bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -156,14 +158,24 @@ std::vector<std::string> plan_files(std::string_view plan_text, const std::strin
         while (at < plan_text.size() && !is_space(plan_text[at])) ++at;
         if (at == start) break;
         const std::string_view token = strip_wrapping(plan_text.substr(start, at - start));
-        if (token.empty() || !judged.insert(token).second || is_url(token)) continue;
+        if (token.empty()) continue;
+        // Past the bound, a repeated spelling is judged again (a cost per byte, still linear)
+        // instead of growing the set.
+        if (judged.size() < disk_lookup_limit) {
+            if (!judged.insert(token).second) continue;
+        } else if (judged.count(token) != 0) {
+            continue;
+        }
+        if (is_url(token)) continue;
 
         const bool path_shaped = is_path_shaped(slashed(token));
         std::string path = canonical(token, canonical_root);
         if (!is_under(path, canonical_root) || has_temp_segment(path) || path == own_path) continue;
         if (counted.count(path) != 0) continue;
         if (!path_shaped) {
-            // Only a stat tells a bare `Makefile` from an ordinary word.
+            // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
+            // words gets a bounded number of them (docs/plan-gate.md, "File limit").
+            if (looked_up.size() >= disk_lookup_limit) continue;
             if (!looked_up.insert(path).second || path.find('\0') != std::string::npos) continue;
             if (!is_regular_file(path)) continue;
         }
@@ -180,9 +192,16 @@ std::optional<std::string> file_limit_refusal(const std::vector<std::string>& fi
         "Next step: narrow the plan. The plain plan " + std::string(plan_name) + " names " +
         std::to_string(files.size()) + " repository files; the limit for a plain plan is " +
         std::to_string(plain_plan_file_limit) + ". Files counted (absolute paths):";
-    for (std::size_t i = 0; i < files.size() && i < listed_files; ++i) reason += "\n- " + files[i];
-    if (files.size() > listed_files) {
-        reason += "\n(and " + std::to_string(files.size() - listed_files) + " more)";
+    std::size_t listed = 0;
+    std::size_t characters = 0;
+    for (; listed < files.size() && listed < listed_files && characters < listed_characters; ++listed) {
+        const std::string_view file = std::string_view(files[listed]).substr(0, listed_characters);
+        reason += "\n- ";
+        reason += file;
+        characters += file.size();
+    }
+    if (files.size() > listed) {
+        reason += "\n(and " + std::to_string(files.size() - listed) + " more)";
     }
     reason += "\nTo go on, cut the plan to at most " + std::to_string(plain_plan_file_limit) +
               " files (split the rest into a later plan), or plan it with the viber planner, "
