@@ -173,3 +173,24 @@ BOOST_AUTO_TEST_CASE(deeply_nested_line_is_parsed) {
     const Scan s = scan_bytes(t.text(), gate);
     BOOST_TEST(s.verdicts.size() == 1u);
 }
+
+BOOST_AUTO_TEST_CASE(a_line_past_64_mib_is_passed_over_unparsed) {
+    // A plan write past the cap is never read back, so the earlier one still arms; the lines
+    // after it are counted as usual.
+    ScratchDir dir;
+    TranscriptBuilder t;
+    const auto kept = t.write_file("/r/plans/kept.md");
+    std::string text = t.text();
+    text += R"({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/huge.md","content":")";
+    text.append(longest_parsed_line, 'h');
+    text += "\"}}]}}\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"after\"}}\n";
+    const std::size_t after = kept + 2;
+    const std::string path = dir.write("t.jsonl", text);
+    std::string().swap(text);
+    const Scan s = scan_bounded(path, gate);
+    BOOST_TEST(s.readable);
+    BOOST_TEST(s.lines == after);
+    BOOST_REQUIRE(s.last_plan_write.has_value());
+    BOOST_TEST(s.last_plan_write->line == kept);
+    BOOST_TEST(s.last_plan_write->file_path == "/r/plans/kept.md");
+}

@@ -6,7 +6,9 @@
 
 #include "common/transcript.hpp"
 
+#include <iostream>
 #include <random>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -68,9 +70,24 @@ BOOST_AUTO_TEST_CASE(kernels_available_here) {
     BOOST_TEST(kernel_supported(Kernel::best));
 #if defined(__x86_64__)
     BOOST_TEST(kernel_supported(Kernel::sse2));
+    BOOST_TEST(!kernel_supported(Kernel::neon));
     BOOST_TEST(kernel_supported(Kernel::avx2) == static_cast<bool>(__builtin_cpu_supports("avx2")));
     BOOST_TEST(kernel_supported(Kernel::avx512) == static_cast<bool>(__builtin_cpu_supports("avx512bw")));
+#elif defined(__aarch64__)
+    BOOST_TEST(kernel_supported(Kernel::neon));
+    BOOST_TEST(!kernel_supported(Kernel::sse2));
 #endif
+    // A kernel this CPU cannot run is tested as the best one it has: say so, in the test log and
+    // on the console, rather than let its agreement checks pass as if it had run.
+    for (const auto& [kernel, name] : {std::pair{Kernel::sse2, "sse2"}, std::pair{Kernel::avx2, "avx2"},
+                                       std::pair{Kernel::avx512, "avx512"}, std::pair{Kernel::neon, "neon"}}) {
+        if (kernel_supported(kernel)) {
+            BOOST_TEST_MESSAGE("prefilter kernel " << name << ": run on this CPU");
+        } else {
+            BOOST_TEST_MESSAGE("prefilter kernel " << name << ": NOT RUN, this CPU lacks it (its checks ran the best kernel instead)");
+            std::cout << "note: prefilter kernel " << name << " not run: this CPU lacks it\n";
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(needles_are_the_documented_bytes) {
@@ -95,6 +112,7 @@ BOOST_AUTO_TEST_CASE(every_needle_at_every_block_offset) {
             BOOST_TEST(line_hits(text, Kernel::sse2) == want);
             BOOST_TEST(line_hits(text, Kernel::avx2) == want);
             BOOST_TEST(line_hits(text, Kernel::avx512) == want);
+            BOOST_TEST(line_hits(text, Kernel::neon) == want);
         }
     }
 }
@@ -106,6 +124,7 @@ BOOST_AUTO_TEST_CASE(a_needle_cut_by_a_newline_is_no_hit) {
     BOOST_TEST(line_hits(text, Kernel::sse2) == want);
     BOOST_TEST(line_hits(text, Kernel::avx2) == want);
     BOOST_TEST(line_hits(text, Kernel::avx512) == want);
+    BOOST_TEST(line_hits(text, Kernel::neon) == want);
 }
 
 BOOST_AUTO_TEST_CASE(kernels_agree_with_the_reference_on_random_buffers) {
@@ -119,6 +138,7 @@ BOOST_AUTO_TEST_CASE(kernels_agree_with_the_reference_on_random_buffers) {
         BOOST_TEST_REQUIRE(sse2 == want, "round " << round);
         BOOST_TEST_REQUIRE(line_hits(text, Kernel::avx2) == want, "round " << round);
         BOOST_TEST_REQUIRE(line_hits(text, Kernel::avx512) == want, "round " << round);
+        BOOST_TEST_REQUIRE(line_hits(text, Kernel::neon) == want, "round " << round);
         BOOST_TEST_REQUIRE(line_hits(text, Kernel::best) == want, "round " << round);
     }
 }

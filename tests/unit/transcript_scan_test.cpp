@@ -9,7 +9,9 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <random>
 #include <string>
+#include <vector>
 
 namespace json = boost::json;
 using namespace viber::transcript;
@@ -47,7 +49,7 @@ bool same(const Scan& a, const Scan& b) {
 Scan scan(std::string_view text, Request request) {
     const Scan reference = scan_bytes(text, request);
     for (const std::size_t size : {64u, 97u, 256u, 4096u}) {
-        for (const auto kernel : {detail::Kernel::scalar, detail::Kernel::sse2, detail::Kernel::avx2, detail::Kernel::avx512}) {
+        for (const auto kernel : {detail::Kernel::scalar, detail::Kernel::sse2, detail::Kernel::avx2, detail::Kernel::avx512, detail::Kernel::neon}) {
             const Scan other = detail::scan_bytes_with(text, request, size, kernel);
             BOOST_TEST_REQUIRE(same(reference, other), "buffer " << size << " kernel " << static_cast<int>(kernel));
         }
@@ -727,4 +729,115 @@ BOOST_AUTO_TEST_CASE(an_entry_line_that_also_ends_the_wait_is_still_the_entry) {
     const auto entry = t.add(json::object{{"type", "assistant"}, {"permissionMode", "plan"},
                                           {"message", json::object{{"content", json::array{enter}}}}});
     BOOST_TEST(planner(t).last_signal_entry == entry);
+}
+
+// ---- what pairing keeps (docs/plan-gate.md, "Pairing") -----------------------------------------
+
+BOOST_AUTO_TEST_CASE(toolu_tokens_are_whole_ids) {
+    BOOST_TEST(toolu_tokens(R"({"tool_use_id":"toolu_01A"} see toolu_01AB, <id>toolu_x-y_2</id> toolu_)") ==
+                   std::vector<std::string_view>({"toolu_01A", "toolu_01AB", "toolu_x-y_2", "toolu_"}),
+               boost::test_tools::per_element());
+    BOOST_TEST(toolu_tokens("no ids here").empty());
+}
+
+BOOST_AUTO_TEST_CASE(other_agents_dispatches_and_verdicts_are_not_kept) {
+    TranscriptBuilder t;
+    t.write_file("/r/plans/a.md");
+    for (int i = 0; i < 500; ++i) {
+        const std::string id = "toolu_c" + std::to_string(i);
+        t.dispatch("viber:task-coder", id, "a long prompt that is never copied");
+        t.tool_result(id, "VERDICT: PASS");
+        t.tool_result("", "VERDICT: FAIL");
+    }
+    const Scan s = gate(t);
+    BOOST_TEST(s.dispatches.empty());
+    BOOST_TEST(s.verdicts.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_closed_dispatch_keeps_no_later_verdict_line) {
+    TranscriptBuilder t;
+    t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", "toolu_R");
+    const auto first = t.tool_result("toolu_R", "VERDICT: FAIL");
+    for (int i = 0; i < 300; ++i) t.tool_result("toolu_R", "VERDICT: PASS");
+    const Scan s = gate(t);
+    BOOST_TEST_REQUIRE(s.verdicts.size() == 1u);
+    BOOST_TEST(s.verdicts[0].line == first);
+}
+
+BOOST_AUTO_TEST_CASE(a_replaced_single_reviewer_dispatch_is_never_closed) {
+    TranscriptBuilder t;
+    t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", "toolu_old");
+    t.dispatch("viber:planner-review", "toolu_new");
+    t.tool_result("toolu_old", "VERDICT: PASS");
+    const auto closing = t.tool_result("toolu_new", "VERDICT: FAIL");
+    const Scan s = gate(t);
+    BOOST_TEST_REQUIRE(s.verdicts.size() == 1u);
+    BOOST_TEST(s.verdicts[0].line == closing);
+}
+
+BOOST_AUTO_TEST_CASE(a_line_naming_two_open_members_leaves_the_later_for_another_line) {
+    TranscriptBuilder t;
+    t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-spec-review", "toolu_S");
+    t.dispatch("viber:planner-graph-review", "toolu_G");
+    const auto both = t.tool_result("toolu_S", "VERDICT: PASS\nalso toolu_G");
+    const auto graph = t.tool_result("toolu_G", "VERDICT: PASS");
+    t.tool_result("toolu_S", "VERDICT: FAIL"); // the spec dispatch is closed: nothing to keep
+    const Scan s = gate(t);
+    BOOST_TEST_REQUIRE(s.verdicts.size() == 2u);
+    BOOST_TEST(s.verdicts[0].line == both);
+    BOOST_TEST(s.verdicts[0].named_dispatches == std::vector<std::size_t>({0, 1}));
+    BOOST_TEST(s.verdicts[1].line == graph);
+}
+
+BOOST_AUTO_TEST_CASE(id_less_member_dispatches_keep_one_unnamed_verdict_line_each) {
+    TranscriptBuilder t;
+    t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-task-review", "", "tasks: T1-T8");
+    t.dispatch("viber:planner-task-review", "", "tasks: T9-T13");
+    const auto one = t.tool_result("", "VERDICT: PASS");
+    const auto two = t.task_notification("toolu_unknown", "VERDICT: PASS\n");
+    t.tool_result("", "VERDICT: FAIL"); // both consumed
+    const Scan s = gate(t);
+    BOOST_TEST_REQUIRE(s.verdicts.size() == 2u);
+    BOOST_TEST(s.verdicts[0].line == one);
+    BOOST_TEST(s.verdicts[1].line == two);
+}
+
+BOOST_AUTO_TEST_CASE(kept_verdict_lines_never_outnumber_twice_the_kept_dispatches) {
+    // Random sessions of reviewers, members and other agents answering in any order.
+    std::mt19937 rng(11);
+    const std::vector<std::string> agents{"viber:planner-review", "viber:planner-spec-review",
+                                          "viber:planner-task-review", "viber:task-coder"};
+    for (int round = 0; round < 20; ++round) {
+        TranscriptBuilder t;
+        t.write_file("/r/plans/a.md");
+        std::vector<std::string> ids;
+        for (int i = 0; i < 200; ++i) {
+            if (rng() % 3 == 0) {
+                const std::string id = rng() % 4 == 0 ? "" : "toolu_" + std::to_string(i);
+                t.dispatch(agents[rng() % agents.size()], id, "tasks: T1-T8");
+                if (!id.empty()) ids.push_back(id);
+            } else {
+                const std::string named = ids.empty() || rng() % 5 == 0 ? "" : ids[rng() % ids.size()];
+                t.tool_result(named, rng() % 2 ? "VERDICT: PASS" : "VERDICT: FAIL");
+            }
+        }
+        const Scan s = gate(t);
+        BOOST_TEST(s.verdicts.size() <= 2 * s.dispatches.size(), "round " << round);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_lone_surrogate_in_a_line_reads_as_the_replacement_character) {
+    TranscriptBuilder t;
+    t.write_file("/r/plans/a.md");
+    t.dispatch("viber:planner-review", "toolu_R");
+    const auto verdict =
+        t.raw(R"({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_R","content":"cut \ud83d\nVERDICT: FAIL"}]}})");
+    const Scan s = gate(t);
+    BOOST_TEST_REQUIRE(s.verdicts.size() == 1u);
+    BOOST_TEST(s.verdicts[0].line == verdict);
+    BOOST_TEST((s.verdicts[0].value == Verdict::fail));
 }
