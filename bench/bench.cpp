@@ -417,8 +417,8 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      runs(50),
                      "silent",
                      "",
-                     {floor_on(big, "", 0)},
-                     false});
+                     {floor_on(big, "<= 3x floor", 3)},
+                     true});
     const std::string start = world.input("session-start.json", session_start_payload(project));
     cases.push_back({"session-start, per call (schema note)",
                      {"session-start", world.bin("session-start"), {}, start},
@@ -440,16 +440,16 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
         const std::string hints = world.input("hints-" + std::to_string(mb) + ".json",
                                               user_prompt_payload(transcript, project));
         std::vector<Baseline> gate_baselines{
-            wc_on(transcript, mb == 100 ? "<= 3x wc -l" : "", mb == 100 ? 3 : 0)};
+            wc_on(transcript, mb == 100 ? "<= 1.2x wc -l" : "", mb == 100 ? 1.2 : 0)};
         std::vector<Baseline> hints_baselines = gate_baselines;
         if (mb == 1) {
-            gate_baselines.push_back(floor_on(gate, "<= 2x floor", 2));
-            hints_baselines.push_back(floor_on(hints, "<= 2x floor", 2));
+            gate_baselines.push_back(floor_on(gate, "<= 1.5x floor", 1.5));
+            hints_baselines.push_back(floor_on(hints, "<= 1.5x floor", 1.5));
         }
         cases.push_back({"plan-gate, planner PASS, " + std::to_string(mb) + " MB transcript",
                          {"plan-gate", world.bin("plan-gate"), {}, gate},
                          runs(n),
-                         "allow",
+                         "silent",
                          "",
                          gate_baselines,
                          true});
@@ -472,9 +472,32 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
     cases.push_back({"plan-gate, review set PASS (20 tasks), 1 MB transcript",
                      {"plan-gate", world.bin("plan-gate"), {}, set_gate},
                      runs(100),
-                     "allow",
+                     "silent",
                      "",
                      {floor_on(set_gate, "", 0)},
+                     true});
+
+    // A session that reviewed its plan 20,000 times after writing it: every dispatch and verdict
+    // line is one pairing keeps (the last pair a PASS).
+    const std::string many_transcript = world.work + "/transcript-many-reviews.jsonl";
+    generate(many_transcript, 0, Tail::many_reviews, plan_path, 6);
+    const std::string many_gate =
+        world.input("gate-many.json", exit_plan_mode_payload(many_transcript, project));
+    const std::string many_hints =
+        world.input("hints-many.json", user_prompt_payload(many_transcript, project));
+    cases.push_back({"plan-gate, 20,000 dispatches and 20,000 verdicts after the plan write",
+                     {"plan-gate", world.bin("plan-gate"), {}, many_gate},
+                     runs(20),
+                     "silent",
+                     "",
+                     {wc_on(many_transcript, "<= 1.2x wc -l", 1.2), floor_on(many_gate, "", 0)},
+                     true});
+    cases.push_back({"plan-hints, 20,000 dispatches and 20,000 verdicts",
+                     {"plan-hints", world.bin("plan-hints"), {}, many_hints},
+                     runs(20),
+                     "silent",
+                     "",
+                     {wc_on(many_transcript, "<= 1.2x wc -l", 1.2)},
                      true});
 
     // The file counter: a plain plan of 2 MB naming 5,000 paths, the switch on.
@@ -489,7 +512,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      runs(20),
                      "deny",
                      "Next step: narrow the plan.",
-                     {floor_on(plain_gate, "", 0)},
+                     {floor_on(plain_gate, "<= 3x floor", 3)},
                      true});
     return cases;
 }

@@ -351,6 +351,19 @@ bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tai
         for (auto it = slices.rbegin(); it != slices.rend(); ++it) pass(*it);
         pass("toolu_01GraphReview00000001");
         pass("toolu_01SpecReview000000001");
+    } else if (tail == Tail::many_reviews) {
+        // The reviewer answered FAIL 19,999 times, by id, and then PASS: every dispatch and
+        // verdict line is one pairing must keep.
+        for (std::size_t i = 0; i < many_reviews; ++i) {
+            const std::string id = "toolu_01Review" + std::to_string(1000000 + i) + "xyzw";
+            dispatch(id, "viber:planner-review", "memory: true\ninput: round " + std::to_string(i));
+            if (i + 1 == many_reviews) {
+                pass(id);
+            } else {
+                line(json::serialize(user_result(noise, when++, id,
+                                                 "## Plan Review\nFinding: tighten step 3.\nVERDICT: FAIL\n")));
+            }
+        }
     }
     return static_cast<bool>(out.flush());
 }
