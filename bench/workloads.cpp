@@ -360,8 +360,9 @@ bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tai
             if (i + 1 == many_reviews) {
                 pass(id);
             } else {
-                line(json::serialize(user_result(noise, when++, id,
-                                                 "## Plan Review\nFinding: tighten step 3.\nVERDICT: FAIL\n")));
+                line(json::serialize(
+                    user_result(noise, when++, id,
+                                "## Plan Review\nFinding: tighten step 3.\nVERDICT: FAIL\n")));
             }
         }
     }

@@ -76,8 +76,12 @@ long escaped_unit(const char* bytes, std::size_t size, std::size_t at) {
     return unit;
 }
 
-bool is_high_surrogate(long unit) { return unit >= 0xD800 && unit <= 0xDBFF; }
-bool is_low_surrogate(long unit) { return unit >= 0xDC00 && unit <= 0xDFFF; }
+bool is_high_surrogate(long unit) {
+    return unit >= 0xD800 && unit <= 0xDBFF;
+}
+bool is_low_surrogate(long unit) {
+    return unit >= 0xDC00 && unit <= 0xDFFF;
+}
 
 // The offset of the first lone surrogate escape at or after `at`; `size` when there is none.
 // Every backslash starts an escape (outside strings a backslash is not JSON at all), so going
@@ -87,6 +91,10 @@ std::size_t next_lone_surrogate(const char* bytes, std::size_t size, std::size_t
         const void* found = std::memchr(bytes + at, '\\', size - at);
         if (found == nullptr) break;
         at = static_cast<std::size_t>(static_cast<const char*>(found) - bytes);
+        if (at + 1 < size && bytes[at + 1] != 'u') {
+            at += 2; // `\\`, `\"`, `\n`...: the escaped byte never starts another escape
+            continue;
+        }
         const long unit = escaped_unit(bytes, size, at);
         if (unit < 0) {
             at += 2; // `\\`, `\"`, `\n`...: the escaped byte never starts another escape

@@ -10,20 +10,19 @@
 #include "common/files.hpp"
 #include "common/payload.hpp"
 
+#include <algorithm>
+#include <array>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
-
-#include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <unistd.h>
 #include <unordered_map>
 #include <utility>
-#include <unistd.h>
 
 // The vector kernels exist only where their instructions do; every other CPU runs the portable one.
 #if defined(__x86_64__)
@@ -58,15 +57,15 @@ struct NeedleSpec {
 };
 
 constexpr std::array<NeedleSpec, detail::needle_count> needles{{
-    {"permission-mode", 10, 11},          // "-m"
-    {"permissionMode", 9, 10},            // "nM"
-    {"\"Skill\"", 1, 6},                  // 'S' ... '"'
-    {"EnterPlanMode", 4, 5},              // "rP"
-    {"\"content\":\"", 1, 9},             // 'c' ... ':'
-    {"file_path", 4, 5},                  // "_p"
-    {"subagent_type", 8, 9},              // "_t"
-    {"VERDICT:", 0, 1},                   // "VE"
-    {"<command-message>viber:", 0, 16},   // '<' ... '>'
+    {"permission-mode", 10, 11},        // "-m"
+    {"permissionMode", 9, 10},          // "nM"
+    {"\"Skill\"", 1, 6},                // 'S' ... '"'
+    {"EnterPlanMode", 4, 5},            // "rP"
+    {"\"content\":\"", 1, 9},           // 'c' ... ':'
+    {"file_path", 4, 5},                // "_p"
+    {"subagent_type", 8, 9},            // "_t"
+    {"VERDICT:", 0, 1},                 // "VE"
+    {"<command-message>viber:", 0, 16}, // '<' ... '>'
 }};
 
 constexpr std::size_t longest_needle = [] {
@@ -177,7 +176,9 @@ struct Sse2 {
     static constexpr std::size_t width = 16;
     static constexpr unsigned bits_per_byte = 1;
     static Bytes splat(char c) { return _mm_set1_epi8(c); }
-    static Bytes load(const char* at) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at)); }
+    static Bytes load(const char* at) {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    }
     static Lanes eq(Bytes a, Bytes b) { return _mm_cmpeq_epi8(a, b); }
     static Lanes both(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
     static Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
@@ -191,11 +192,15 @@ struct Avx2 {
     static constexpr std::size_t width = 32;
     static constexpr unsigned bits_per_byte = 1;
     VIBER_AVX2 static Bytes splat(char c) { return _mm256_set1_epi8(c); }
-    VIBER_AVX2 static Bytes load(const char* at) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)); }
+    VIBER_AVX2 static Bytes load(const char* at) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
+    }
     VIBER_AVX2 static Lanes eq(Bytes a, Bytes b) { return _mm256_cmpeq_epi8(a, b); }
     VIBER_AVX2 static Lanes both(Lanes a, Lanes b) { return _mm256_and_si256(a, b); }
     VIBER_AVX2 static Lanes either(Lanes a, Lanes b) { return _mm256_or_si256(a, b); }
-    VIBER_AVX2 static std::uint64_t bits(Lanes a) { return static_cast<std::uint32_t>(_mm256_movemask_epi8(a)); }
+    VIBER_AVX2 static std::uint64_t bits(Lanes a) {
+        return static_cast<std::uint32_t>(_mm256_movemask_epi8(a));
+    }
 };
 #undef VIBER_AVX2
 
@@ -216,21 +221,26 @@ struct Avx512 {
 #undef VIBER_AVX512
 
 template <class Sink>
-__attribute__((flatten)) void kernel_sse2(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+__attribute__((flatten)) void kernel_sse2(const char* data, std::size_t from, std::size_t to,
+                                          Sink& sink) {
     kernel_vector<Sse2>(data, from, to, sink);
 }
 template <class Sink>
-__attribute__((target("avx2"), flatten)) void kernel_avx2(const char* data, std::size_t from, std::size_t to,
-                                                         Sink& sink) {
+__attribute__((target("avx2"), flatten)) void kernel_avx2(const char* data, std::size_t from,
+                                                          std::size_t to, Sink& sink) {
     kernel_vector<Avx2>(data, from, to, sink);
 }
 template <class Sink>
-__attribute__((target("avx512f,avx512bw"), flatten)) void kernel_avx512(const char* data, std::size_t from,
-                                                                       std::size_t to, Sink& sink) {
+__attribute__((target("avx512f,avx512bw"), flatten)) void
+kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     kernel_vector<Avx512>(data, from, to, sink);
 }
-bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
-bool cpu_has_avx512bw() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"); }
+bool cpu_has_avx2() {
+    return __builtin_cpu_supports("avx2");
+}
+bool cpu_has_avx512bw() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 #endif
 
 #if VIBER_AARCH64
@@ -242,7 +252,9 @@ struct Neon {
     static constexpr std::size_t width = 16;
     static constexpr unsigned bits_per_byte = 4;
     static Bytes splat(char c) { return vdupq_n_u8(static_cast<std::uint8_t>(c)); }
-    static Bytes load(const char* at) { return vld1q_u8(reinterpret_cast<const std::uint8_t*>(at)); }
+    static Bytes load(const char* at) {
+        return vld1q_u8(reinterpret_cast<const std::uint8_t*>(at));
+    }
     static Lanes eq(Bytes a, Bytes b) { return vceqq_u8(a, b); }
     static Lanes both(Lanes a, Lanes b) { return vandq_u8(a, b); }
     static Lanes either(Lanes a, Lanes b) { return vorrq_u8(a, b); }
@@ -252,7 +264,8 @@ struct Neon {
 };
 
 template <class Sink>
-__attribute__((flatten)) void kernel_neon(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+__attribute__((flatten)) void kernel_neon(const char* data, std::size_t from, std::size_t to,
+                                          Sink& sink) {
     kernel_vector<Neon>(data, from, to, sink);
 }
 #endif
@@ -267,7 +280,8 @@ detail::Kernel resolve(detail::Kernel kernel) {
 }
 
 template <class Sink>
-void run_kernel(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to, Sink& sink) {
+void run_kernel(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to,
+                Sink& sink) {
     switch (kernel) {
 #if VIBER_X86_64
     case detail::Kernel::avx512:
@@ -323,7 +337,8 @@ public:
         into.resize(size);
         std::size_t done = 0;
         while (done < size) {
-            const ssize_t got = ::pread(fd_, into.data() + done, size - done, static_cast<off_t>(offset + done));
+            const ssize_t got =
+                ::pread(fd_, into.data() + done, size - done, static_cast<off_t>(offset + done));
             if (got < 0 && errno == EINTR) continue;
             if (got <= 0) return false;
             done += static_cast<std::size_t>(got);
@@ -358,7 +373,9 @@ private:
 // ---------------------------------------------------------------------------------------------
 // The shared definitions, on parsed lines
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
 
 bool is_skill_signal(std::string_view skill, Signals signals) {
     if (starts_with(skill, "viber:")) skill.remove_prefix(6);
@@ -398,7 +415,9 @@ std::optional<Verdict> first_verdict(const json::value& root) {
         switch (item.value->kind()) {
         case json::kind::string: {
             const auto& s = item.value->get_string();
-            if (auto v = verdict_in_string(std::string_view(s.data(), s.size()), item.content_or_text)) return v;
+            if (auto v =
+                    verdict_in_string(std::string_view(s.data(), s.size()), item.content_or_text))
+                return v;
             break;
         }
         case json::kind::object: {
@@ -427,12 +446,12 @@ std::optional<Verdict> first_verdict(const json::value& root) {
 }
 
 bool is_token_byte(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
 
 // Calls visit(token) for each `toolu_` token of `line` (see toolu_tokens), in one pass.
-template <class Visit>
-void for_each_toolu_token(std::string_view line, Visit visit) {
+template <class Visit> void for_each_toolu_token(std::string_view line, Visit visit) {
     constexpr std::string_view prefix = "toolu_";
     std::size_t at = line.find(prefix);
     while (at != std::string_view::npos) {
@@ -475,9 +494,7 @@ public:
         return false;
     }
 
-    void restart() {
-        *this = Pairing(agents_);
-    }
+    void restart() { *this = Pairing(agents_); }
 
     // A kept dispatch, appended to `dispatches` by the caller at index `index`.
     void dispatched(const PairedAgent& agent, std::size_t index, const std::string& id) {
@@ -509,12 +526,15 @@ public:
             if (it == by_id_.end()) return;
             // Ids repeat only in hand-made transcripts; a few repeats are followed, no more.
             std::size_t index = it->second;
-            for (int repeat = 0; index != none && repeat < 8; ++repeat, index = same_id_before_[index])
+            for (int repeat = 0; index != none && repeat < 8;
+                 ++repeat, index = same_id_before_[index])
                 named.push_back(index);
         });
         std::sort(named.begin(), named.end());
         named.erase(std::unique(named.begin(), named.end()), named.end());
-        if (id_less_members_ > 0 || std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end()) return true;
+        if (id_less_members_ > 0 ||
+            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
+            return true;
         return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
     }
 
@@ -535,7 +555,8 @@ public:
         }
         for (std::size_t slot = 0; slot < latest_.size(); ++slot) {
             const std::size_t open = latest_[slot];
-            if (open != none && closable_[open] && std::binary_search(named.begin(), named.end(), open)) {
+            if (open != none && closable_[open] &&
+                std::binary_search(named.begin(), named.end(), open)) {
                 closable_[open] = false;
                 keep = true;
             }
@@ -555,16 +576,18 @@ public:
 private:
     static constexpr std::size_t none = static_cast<std::size_t>(-1);
     std::span<const PairedAgent> agents_;
-    std::vector<std::size_t> latest_;       // per single-reviewer agent: its latest dispatch
-    std::vector<bool> waiting_;             // ... which has no id and no verdict line after it yet
-    std::size_t id_less_members_ = 0;       // id-less review-set dispatches not yet consumed
-    std::vector<bool> closable_;            // per kept dispatch: has an id and may still close
-    std::vector<PairRule> rule_;            // per kept dispatch
+    std::vector<std::size_t> latest_; // per single-reviewer agent: its latest dispatch
+    std::vector<bool> waiting_;       // ... which has no id and no verdict line after it yet
+    std::size_t id_less_members_ = 0; // id-less review-set dispatches not yet consumed
+    std::vector<bool> closable_;      // per kept dispatch: has an id and may still close
+    std::vector<PairRule> rule_;      // per kept dispatch
     std::vector<std::size_t> same_id_before_; // per kept dispatch: the previous one with its id
     // id -> the latest kept dispatch with it; looked up by the line's string_view tokens.
     struct IdHash {
         using is_transparent = void;
-        std::size_t operator()(std::string_view id) const { return std::hash<std::string_view>{}(id); }
+        std::size_t operator()(std::string_view id) const {
+            return std::hash<std::string_view>{}(id);
+        }
     };
     std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> by_id_;
 };
@@ -575,15 +598,15 @@ private:
 class Scanner {
 public:
     Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
-        : request_(request), kernel_(resolve(kernel)), buffer_size_(buffer_size < 64 ? 64 : buffer_size),
-          pairing_(request.paired_agents) {}
+        : request_(request), kernel_(resolve(kernel)),
+          buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
         buffer_.assign(buffer_size_ + buffer_padding, '\0');
         source_ = &source;
         char* const data = buffer_.data();
-        std::size_t filled = 0;    // bytes of the buffer holding file data
-        std::size_t scanned = 0;   // buffer bytes already through the kernel
+        std::size_t filled = 0;  // bytes of the buffer holding file data
+        std::size_t scanned = 0; // buffer bytes already through the kernel
         bool at_end = false;
         for (;;) {
             while (!at_end && filled < buffer_size_) {
@@ -641,12 +664,14 @@ private:
 
     // The needles that can change anything in the current state.
     std::uint32_t wanted() const {
-        std::uint32_t mask = (1u << detail::needle_permission_mode_type) | (1u << detail::needle_skill);
+        std::uint32_t mask =
+            (1u << detail::needle_permission_mode_type) | (1u << detail::needle_skill);
         if (pending_entry_) {
-            mask |= (1u << detail::needle_permission_mode_key) | (1u << detail::needle_enter_plan_mode) |
-                    (1u << detail::needle_string_content);
+            mask |= (1u << detail::needle_permission_mode_key) |
+                    (1u << detail::needle_enter_plan_mode) | (1u << detail::needle_string_content);
         }
-        if (request_.signals == Signals::planner_chain) mask |= 1u << detail::needle_command_message;
+        if (request_.signals == Signals::planner_chain)
+            mask |= 1u << detail::needle_command_message;
         if (request_.plan_writes) {
             mask |= 1u << detail::needle_file_path;
             if (scan_.last_plan_write && !request_.paired_agents.empty()) {
@@ -665,7 +690,8 @@ private:
         constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
         constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
         constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
-        if ((relevant & file_path) && held.find("plans") == std::string_view::npos) relevant &= ~file_path;
+        if ((relevant & file_path) && held.find("plans") == std::string_view::npos)
+            relevant &= ~file_path;
         if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
         if (relevant & verdict) {
             // The parse decides whether the line is a dispatch; only a line that is none can be a
@@ -685,7 +711,8 @@ private:
         const auto length = static_cast<std::size_t>(end - line_start_);
         std::uint32_t relevant = hits_ & wanted();
         if (relevant != 0 && !line_dropped_) {
-            relevant = worth_parsing(relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
+            relevant = worth_parsing(
+                relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
         }
         // A line past the cap is never read back: memory stays bounded whatever the file holds.
         if (length > longest_parsed_line) relevant = 0;
@@ -744,7 +771,8 @@ private:
         bool signal_here = false;
         bool entry_here = false;
         if (const json::object* message = object_field(record, "message")) {
-            if (const auto* content = message->if_contains("content"); content != nullptr && content->is_array()) {
+            if (const auto* content = message->if_contains("content");
+                content != nullptr && content->is_array()) {
                 for (const auto& element : content->get_array()) {
                     if (!element.is_object()) continue;
                     const json::object& use = element.get_object();
@@ -755,7 +783,8 @@ private:
         }
 
         const auto user_content = user_string_content(record);
-        if (request_.signals == Signals::planner_chain && user_content && is_typed_chain_command(*user_content)) {
+        if (request_.signals == Signals::planner_chain && user_content &&
+            is_typed_chain_command(*user_content)) {
             scan_.last_signal = line;
             scan_.last_signal_entry = 0;
             pending_entry_ = false;
@@ -767,14 +796,14 @@ private:
             pending_entry_ = false;
         }
 
-        if ((relevant & (1u << detail::needle_verdict)) && scan_.last_plan_write && !plan_write_here &&
-            !dispatch_here) {
+        if ((relevant & (1u << detail::needle_verdict)) && scan_.last_plan_write &&
+            !plan_write_here && !dispatch_here) {
             verdict_line(line, bytes, parsed);
         }
     }
 
-    void tool_use(std::size_t line, const json::object& use, bool& plan_write_here, bool& dispatch_here,
-                  bool& signal_here, bool& entry_here) {
+    void tool_use(std::size_t line, const json::object& use, bool& plan_write_here,
+                  bool& dispatch_here, bool& signal_here, bool& entry_here) {
         const auto name = string_field(use, "name");
         if (!name) return;
         const json::object* input = object_field(use, "input");
@@ -804,19 +833,23 @@ private:
                 plan_write_here = true;
             }
         } else if (request_.plan_writes && (*name == "Agent" || *name == "Task")) {
-            const auto type = input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
+            const auto type =
+                input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
             if (!type || !scan_.last_plan_write) return;
-            // Any dispatch makes its line a dispatch, never a verdict line; only paired agents' are kept.
+            // Any dispatch makes its line a dispatch, never a verdict line; only paired agents' are
+            // kept.
             dispatch_here = true;
             const PairedAgent* agent = pairing_.agent(*type);
             if (agent == nullptr) return;
             Dispatch dispatch;
             dispatch.line = line;
             dispatch.agent = std::string(agent->name);
-            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_")) dispatch.id = std::string(*id);
+            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+                dispatch.id = std::string(*id);
             if (agent->prompt_line != nullptr) {
                 if (const auto prompt = string_field(*input, "prompt")) {
-                    if (const auto wanted = agent->prompt_line(*prompt)) dispatch.prompt_line = std::string(*wanted);
+                    if (const auto wanted = agent->prompt_line(*prompt))
+                        dispatch.prompt_line = std::string(*wanted);
                 }
             }
             pairing_.dispatched(*agent, scan_.dispatches.size(), dispatch.id);
@@ -834,7 +867,8 @@ private:
         VerdictLine verdict;
         verdict.line = line;
         verdict.value = *value;
-        if (const auto stamp = string_field(parsed.get_object(), "timestamp")) verdict.timestamp = parse_timestamp(*stamp);
+        if (const auto stamp = string_field(parsed.get_object(), "timestamp"))
+            verdict.timestamp = parse_timestamp(*stamp);
         verdict.named_dispatches = named_;
         scan_.verdicts.push_back(std::move(verdict));
     }
@@ -861,7 +895,8 @@ private:
 // 64 KiB: every page of the buffer is a fault on a short call, and larger reads gain little.
 constexpr std::size_t default_buffer_size = 64 * 1024;
 
-Scan scan_source(Source& source, const Request& request, std::size_t buffer_size, detail::Kernel kernel) {
+Scan scan_source(Source& source, const Request& request, std::size_t buffer_size,
+                 detail::Kernel kernel) {
     try {
         auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size);
         return scanner->run(source);
@@ -892,11 +927,15 @@ bool signal_owns_episode(const Scan& scan) {
 
 bool is_plan_path(std::string_view path) {
     constexpr std::string_view ending = ".md";
-    if (path.size() < ending.size() || path.substr(path.size() - ending.size()) != ending) return false;
+    if (path.size() < ending.size() || path.substr(path.size() - ending.size()) != ending)
+        return false;
     const auto is_separator = [](char c) { return c == '/' || c == '\\'; };
-    for (std::size_t at = path.find("plans"); at != std::string_view::npos; at = path.find("plans", at + 1)) {
+    for (std::size_t at = path.find("plans"); at != std::string_view::npos;
+         at = path.find("plans", at + 1)) {
         const std::size_t after = at + 5;
-        if (at > 0 && is_separator(path[at - 1]) && after < path.size() && is_separator(path[after])) return true;
+        if (at > 0 && is_separator(path[at - 1]) && after < path.size() &&
+            is_separator(path[after]))
+            return true;
     }
     return false;
 }
@@ -913,7 +952,9 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
     return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-bool is_leap(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool is_leap(std::int64_t y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 // Reads exactly `count` digits at `at`.
 std::optional<unsigned> digits(std::string_view text, std::size_t at, std::size_t count) {
@@ -937,7 +978,8 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
     const auto minute = digits(text, 14, 2);
     const auto second = digits(text, 17, 2);
     if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
-    if (text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':') return std::nullopt;
+    if (text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':')
+        return std::nullopt;
     static constexpr unsigned month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (*month < 1 || *month > 12 || *day < 1) return std::nullopt;
     const unsigned days_in_month = month_days[*month - 1] + (*month == 2 && is_leap(*year) ? 1 : 0);
@@ -966,7 +1008,8 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
                 next += 2;
             }
             if (!off_minutes || *off_hours > 23 || *off_minutes > 59) return std::nullopt;
-            offset = (zone == '+' ? 1 : -1) * static_cast<std::int64_t>(*off_hours * 3600 + *off_minutes * 60);
+            offset = (zone == '+' ? 1 : -1) *
+                     static_cast<std::int64_t>(*off_hours * 3600 + *off_minutes * 60);
             at = next;
         } else {
             return std::nullopt;
@@ -980,12 +1023,15 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
 std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_text_key) {
     constexpr std::string_view marker = "VERDICT:";
     constexpr std::string_view result_tag = "<result>";
-    for (std::size_t at = text.find(marker); at != std::string_view::npos; at = text.find(marker, at + 1)) {
+    for (std::size_t at = text.find(marker); at != std::string_view::npos;
+         at = text.find(marker, at + 1)) {
         // Spaces and tabs may indent the marker wherever it is anchored.
         std::size_t lead = at;
         while (lead > 0 && (text[lead - 1] == ' ' || text[lead - 1] == '\t')) --lead;
-        const bool anchored = (lead == 0 && content_or_text_key) || (lead > 0 && text[lead - 1] == '\n') ||
-                              (lead >= result_tag.size() && text.substr(lead - result_tag.size(), result_tag.size()) == result_tag);
+        const bool anchored =
+            (lead == 0 && content_or_text_key) || (lead > 0 && text[lead - 1] == '\n') ||
+            (lead >= result_tag.size() &&
+             text.substr(lead - result_tag.size(), result_tag.size()) == result_tag);
         if (!anchored) continue;
         std::size_t i = at + marker.size();
         const std::size_t blanks = i;
@@ -1024,8 +1070,8 @@ std::string_view agent_of(std::string_view subagent_type) {
     if (colon == std::string_view::npos || colon == 0) return subagent_type;
     for (std::size_t i = 0; i < colon; ++i) {
         const char c = subagent_type[i];
-        const bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-                             c == '.' || c == '-';
+        const bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                             (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
         if (!allowed) return subagent_type;
     }
     return subagent_type.substr(colon + 1);
@@ -1058,7 +1104,9 @@ bool kernel_supported(Kernel kernel) {
     return false;
 }
 
-std::string_view needle_text(Needle needle) { return needles.at(needle).text; }
+std::string_view needle_text(Needle needle) {
+    return needles.at(needle).text;
+}
 
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     struct Collector {
@@ -1074,7 +1122,8 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     return collector.lines;
 }
 
-Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size, Kernel kernel) {
+Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
+                     Kernel kernel) {
     MemorySource source(bytes);
     return scan_source(source, request, buffer_size, kernel);
 }

@@ -26,8 +26,8 @@ struct Dispatch {
 // A line carrying a verdict (docs/plan-gate.md, "Pairing"), after the last plan write.
 struct VerdictLine {
     std::size_t line = 0;
-    Verdict value = Verdict::fail;            // the first verdict on the line in document order
-    std::optional<std::int64_t> timestamp;    // top-level "timestamp", whole seconds since the epoch
+    Verdict value = Verdict::fail;         // the first verdict on the line in document order
+    std::optional<std::int64_t> timestamp; // top-level "timestamp", whole seconds since the epoch
     std::vector<std::size_t> named_dispatches; // indices into Scan::dispatches the line names
 };
 
@@ -52,12 +52,13 @@ struct PlanWrite {
 
 enum class Signals {
     planner,      // plan-gate: Skill planner / viber:planner
-    planner_chain // plan-hints: planner, intent, fixer (bare or viber:) and typed /viber:intent, /viber:fixer
+    planner_chain // plan-hints: planner, intent, fixer (bare or viber:) and typed /viber:intent,
+                  // /viber:fixer
 };
 
 struct Scan {
-    bool readable = false;       // a regular file, read to the end
-    std::size_t lines = 0;       // physical lines read
+    bool readable = false; // a regular file, read to the end
+    std::size_t lines = 0; // physical lines read
     std::size_t episode_start = 0;
     // The last Skill signal of the requested set (0: none) and its own EnterPlanMode (0: none).
     // A typed /viber:intent or /viber:fixer (planner_chain) is a signal that never has an entry.
@@ -68,13 +69,15 @@ struct Scan {
     // Only dispatches of Request::paired_agents are kept, and only the verdict lines that can
     // close one of them under its rule: a session that ran thousands of other agents, or whose
     // reviewers answered many times, keeps only what pairing reads.
-    std::vector<Dispatch> dispatches;   // after the last plan write
-    std::vector<VerdictLine> verdicts;  // after the last plan write (never the plan write's own line)
+    std::vector<Dispatch> dispatches; // after the last plan write
+    std::vector<VerdictLine>
+        verdicts; // after the last plan write (never the plan write's own line)
 };
 
 struct Request {
     Signals signals = Signals::planner;
-    bool plan_writes = false; // also collect the last plan write and the dispatches and verdicts after it
+    bool plan_writes =
+        false; // also collect the last plan write and the dispatches and verdicts after it
     std::span<const PairedAgent> paired_agents = {}; // whose dispatches to keep (plan_writes only)
 };
 
@@ -128,11 +131,11 @@ enum Needle : unsigned {
     needle_permission_mode_key,  // permissionMode       (a plan-mode record ends a pending entry)
     needle_skill,                // "Skill"              (a Skill tool_use)
     needle_enter_plan_mode,      // EnterPlanMode        (the pending entry)
-    needle_string_content,       // "content":"          (a string-content line ends a pending entry)
-    needle_file_path,            // file_path            (a plan write)
-    needle_subagent_type,        // subagent_type        (a dispatch)
-    needle_verdict,              // VERDICT:             (a verdict line)
-    needle_command_message,      // <command-message>viber:  (a typed chain command)
+    needle_string_content,  // "content":"          (a string-content line ends a pending entry)
+    needle_file_path,       // file_path            (a plan write)
+    needle_subagent_type,   // subagent_type        (a dispatch)
+    needle_verdict,         // VERDICT:             (a verdict line)
+    needle_command_message, // <command-message>viber:  (a typed chain command)
     needle_count
 };
 std::string_view needle_text(Needle needle);
@@ -141,7 +144,8 @@ std::string_view needle_text(Needle needle);
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel);
 
 // scan_bytes with a chosen read-buffer size and kernel, so tests cross every buffer boundary.
-Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size, Kernel kernel);
+Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
+                     Kernel kernel);
 
 } // namespace detail
 

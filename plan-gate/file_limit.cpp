@@ -194,7 +194,8 @@ std::optional<std::string> file_limit_refusal(const std::vector<std::string>& fi
         std::to_string(plain_plan_file_limit) + ". Files counted (absolute paths):";
     std::size_t listed = 0;
     std::size_t characters = 0;
-    for (; listed < files.size() && listed < listed_files && characters < listed_characters; ++listed) {
+    for (; listed < files.size() && listed < listed_files && characters < listed_characters;
+         ++listed) {
         const std::string_view file = std::string_view(files[listed]).substr(0, listed_characters);
         reason += "\n- ";
         reason += file;

@@ -35,7 +35,9 @@ const std::array<transcript::PairedAgent, 5> paired_agents{{
     {.name = plain_reviewer, .rule = transcript::PairRule::single_reviewer},
     {.name = spec_reviewer, .rule = transcript::PairRule::review_set},
     {.name = graph_reviewer, .rule = transcript::PairRule::review_set},
-    {.name = task_reviewer, .rule = transcript::PairRule::review_set, .prompt_line = task_range_line},
+    {.name = task_reviewer,
+     .rule = transcript::PairRule::review_set,
+     .prompt_line = task_range_line},
 }};
 
 const transcript::PlanWrite* armed_plan_write(const Scan& scan) {

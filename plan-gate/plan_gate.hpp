@@ -6,8 +6,8 @@
 #include "common/trace.hpp"
 #include "common/transcript.hpp"
 
-#include <boost/json/object.hpp>
 #include <array>
+#include <boost/json/object.hpp>
 #include <cstddef>
 #include <ctime>
 #include <optional>

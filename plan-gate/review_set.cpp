@@ -136,7 +136,8 @@ std::vector<Tracked> pair_verdicts(const std::vector<Dispatch>& dispatches,
     for (std::size_t i = 0; i < dispatches.size(); ++i) {
         if (!is_member(dispatches[i].agent)) continue;
         Tracked entry{&dispatches[i], i, std::nullopt, nullptr};
-        if (dispatches[i].agent == task_reviewer) entry.tasks = task_range(dispatches[i].prompt_line);
+        if (dispatches[i].agent == task_reviewer)
+            entry.tasks = task_range(dispatches[i].prompt_line);
         tracked_of[i] = tracked.size();
         tracked.push_back(entry);
     }
@@ -227,7 +228,8 @@ std::string line_list(const std::vector<std::size_t>& lines) {
 
 // `describe(item)` of the first listed_items items, joined by `separator`.
 template <class Item, class Describe>
-std::string bounded_list(const std::vector<Item>& items, std::string_view separator, Describe describe) {
+std::string bounded_list(const std::vector<Item>& items, std::string_view separator,
+                         Describe describe) {
     std::string text;
     const std::size_t shown = std::min(items.size(), listed_items);
     for (std::size_t i = 0; i < shown; ++i) {
@@ -275,14 +277,16 @@ std::string dispatch_block(const ReviewSetInput& input, const std::vector<Part>&
                 left_out += (part.last - first) / task_slice + 1;
                 break;
             }
-            text += dispatch_text(input, {task_reviewer, first, std::min(part.last, first + task_slice - 1)});
+            text += dispatch_text(
+                input, {task_reviewer, first, std::min(part.last, first + task_slice - 1)});
             ++written;
             if (part.last - first < task_slice) break; // no overflow past the largest task
         }
     }
     if (left_out > 0)
         text += "- and " + std::to_string(left_out) +
-                " more viber:planner-task-review dispatches, the same way, one for each next slice of " +
+                " more viber:planner-task-review dispatches, the same way, one for each next slice "
+                "of " +
                 std::to_string(task_slice) + " tasks\n";
     return text;
 }

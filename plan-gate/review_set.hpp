@@ -33,11 +33,11 @@ std::optional<std::pair<std::size_t, std::size_t>> task_range(std::string_view p
 std::optional<std::string_view> task_range_line(std::string_view prompt);
 
 struct ReviewSetInput {
-    std::string plan_path;                 // as the gate resolved it
-    std::string plan_name;                 // the part after the last separator
-    std::size_t tasks = 0;                 // count_tasks of the plan (> 12)
+    std::string plan_path; // as the gate resolved it
+    std::string plan_name; // the part after the last separator
+    std::size_t tasks = 0; // count_tasks of the plan (> 12)
     std::size_t plan_write_line = 0;
-    std::string refs_dir;                  // the plugin's reference directory, for the dispatch text
+    std::string refs_dir; // the plugin's reference directory, for the dispatch text
     std::optional<std::time_t> plan_mtime; // whole seconds; nullopt when not a regular file
     const std::vector<transcript::Dispatch>* dispatches = nullptr; // kept after the last plan write
     const std::vector<transcript::VerdictLine>* verdicts = nullptr;

@@ -25,8 +25,9 @@ Decision decide(const HookInput& in, Trace& trace) {
     const std::optional<std::string_view> mode = string_field(*payload, "permission_mode");
     input.plan_mode = mode == "plan";
     if (trace.on())
-        trace.step("permission_mode: " + (mode ? "`" + std::string(*mode) + "`" : std::string("absent")) +
-                   (input.plan_mode ? "" : " (not plan: nothing to add)"));
+        trace.step(
+            "permission_mode: " + (mode ? "`" + std::string(*mode) + "`" : std::string("absent")) +
+            (input.plan_mode ? "" : " (not plan: nothing to add)"));
     // Outside plan mode nothing is read: this hook runs on every prompt.
     if (!input.plan_mode) return Decision::nothing();
 
@@ -44,14 +45,16 @@ Decision decide(const HookInput& in, Trace& trace) {
                        (scan.readable ? " (" + std::to_string(scan.lines) + " lines)"
                                       : " (not a readable regular file: no signal)"));
             if (scan.readable) {
-                trace.step(scan.episode_start == 0
-                               ? std::string("episode: the whole transcript")
-                               : "episode: the lines after line " + std::to_string(scan.episode_start));
+                trace.step(scan.episode_start == 0 ? std::string("episode: the whole transcript")
+                                                   : "episode: the lines after line " +
+                                                         std::to_string(scan.episode_start));
                 trace.step(scan.last_signal == 0
                                ? std::string("no planner, intent or fixer signal")
-                               : "last planner/intent/fixer signal on line " + std::to_string(scan.last_signal) +
+                               : "last planner/intent/fixer signal on line " +
+                                     std::to_string(scan.last_signal) +
                                      (scan.last_signal_entry != 0
-                                          ? ", its EnterPlanMode on line " + std::to_string(scan.last_signal_entry)
+                                          ? ", its EnterPlanMode on line " +
+                                                std::to_string(scan.last_signal_entry)
                                           : std::string()) +
                                      (input.chain_owns_episode ? ": inside the episode, so silent"
                                                                : ": before the episode"));

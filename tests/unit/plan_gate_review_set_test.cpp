@@ -665,10 +665,12 @@ BOOST_AUTO_TEST_CASE(a_plan_of_three_million_tasks_gets_a_bounded_reason) {
     review.verdict(Verdict::pass, {spec});
     review.verdict(Verdict::pass, {graph});
     for (std::size_t first = 1; first <= 400; first += 8) {
-        const auto slice = review.task_dispatch(first, first + 7, "toolu_t" + std::to_string(first));
+        const auto slice =
+            review.task_dispatch(first, first + 7, "toolu_t" + std::to_string(first));
         review.verdict(first % 16 == 1 ? Verdict::fail : Verdict::pass, {slice});
     }
-    for (int i = 0; i < 40; ++i) review.task_dispatch(401, 3000000, "toolu_open" + std::to_string(i));
+    for (int i = 0; i < 40; ++i)
+        review.task_dispatch(401, 3000000, "toolu_open" + std::to_string(i));
     const auto running = review.refusal();
     BOOST_REQUIRE(running);
     BOOST_TEST(starts_with(*running, "Next step: let the review finish."));
