@@ -4,6 +4,8 @@
 #include "support/scratch.hpp"
 
 #include <atomic>
+#include <boost/json/parse.hpp>
+#include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -417,6 +419,80 @@ BOOST_AUTO_TEST_CASE(a_valid_pair_stays) {
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_is_kept_beside_a_rewritten_escape) {
     BOOST_TEST(command_of("\xFF \\ud800") == "\xFF " + replacement);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---- long escaped strings: decoded outside Boost.JSON, read exactly as it reads them -----------
+
+BOOST_AUTO_TEST_SUITE(long_escaped_strings)
+
+namespace {
+// The reference reading: Boost.JSON on the bytes, as the parse would be without the fast path.
+std::optional<boost::json::value> reference(std::string_view bytes) {
+    boost::json::parse_options options;
+    options.max_depth = 1024;
+    options.allow_invalid_utf8 = true;
+    boost::system::error_code ec;
+    boost::json::value value = boost::json::parse(bytes, ec, {}, options);
+    if (ec || !value.is_object()) return std::nullopt;
+    return value;
+}
+void same_as_reference(const std::string& bytes) {
+    const auto got = parse_object(bytes);
+    const auto want = reference(bytes);
+    BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
+    if (got) BOOST_TEST((boost::json::value(*got) == *want));
+}
+std::string long_text(std::string_view line, std::size_t bytes = 200 * 1024) {
+    std::string text;
+    while (text.size() < bytes) text += line;
+    return text;
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE(every_escape_reads_as_boost_json_reads_it) {
+    const std::string body =
+        long_text(R"(a \"quoted\" line\twith \\ and \/ \b\f\r\n \u00e9 \ud83d\ude00 \uFFFD )");
+    const std::string bytes = R"({"agent_type":"viber:x","last_assistant_message":")" + body +
+                              R"(","list":[")" + body + R"(",{"deep":")" + body + R"("}]})";
+    same_as_reference(bytes);
+    const auto obj = parse_object(bytes);
+    BOOST_REQUIRE(obj);
+    const auto message = viber::string_field(*obj, "last_assistant_message");
+    BOOST_REQUIRE(message);
+    BOOST_TEST(message->starts_with(
+        "a \"quoted\" line\twith \\ and / \b\f\r\n \xC3\xA9 \xF0\x9F\x98\x80 \xEF\xBF\xBD "));
+}
+
+BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
+    for (const std::string& bad : {std::string(R"(\x)"), std::string(R"(\u12G4)"),
+                                   std::string("\x01"), std::string("tab\there")}) {
+        const std::string bytes = R"({"m":")" + long_text(R"(line\n)") + bad + R"("})";
+        BOOST_TEST(!parse_object(bytes).has_value(), bad);
+        same_as_reference(bytes);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_long_key_and_invalid_utf8_read_alike) {
+    same_as_reference(R"({")" + long_text(R"(k\n)") + R"(" : "v", "m":")" + long_text("\xFF\\n") +
+                      R"("})");
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_spelling_the_placeholder_reads_alike) {
+    const std::string body = long_text(R"(x\n)");
+    same_as_reference(R"({"a":"\u0000viber-lifted:0","m":")" + body + R"("})");
+    same_as_reference(R"({"a":"\u0000\u0076iber-lifted:0","m":")" + body + R"("})");
+    const auto obj = parse_object(R"({"a":"\u0000\u0076iber-lifted:0","m":")" + body + R"("})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(viber::string_field(*obj, "a")->size() == 15u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_and_trailing_garbage_stay_unparsed) {
+    const std::string body = long_text(R"(x\n)");
+    BOOST_TEST(!parse_object(R"({"m":")" + body).has_value());
+    BOOST_TEST(!parse_object(R"({"m":")" + body + R"("} x)").has_value());
+    BOOST_TEST(!parse_object(R"([")" + body + R"("])").has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
