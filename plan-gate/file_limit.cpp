@@ -9,6 +9,10 @@
 #include "common/files.hpp"
 #include "plan-gate/reasons.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <unordered_set>
 
 namespace viber::plan_gate {
@@ -21,9 +25,34 @@ constexpr std::size_t listed_files = 40;
 // ... and at most this many characters of them: a path can be as long as a token.
 constexpr std::size_t listed_characters = 6000;
 
+// The whitespace that splits a plan into tokens, as a table: the split looks at every byte.
+constexpr std::array<bool, 256> space_bytes = [] {
+    std::array<bool, 256> table{};
+    for (const unsigned char c : {' ', '\t', '\n', '\r', '\f', '\v'}) table[c] = true;
+    return table;
+}();
 bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return space_bytes[static_cast<unsigned char>(c)];
 }
+
+// The spellings judged last, by a cheap hash of their length and first and last bytes: prose
+// repeats its words, and most tokens are found here before any full hash of the judged set.
+class RecentTokens {
+public:
+    bool holds(std::string_view token) const { return slots_[slot(token)] == token; }
+    void remember(std::string_view token) { slots_[slot(token)] = token; }
+
+private:
+    static std::size_t slot(std::string_view token) {
+        std::uint64_t head = 0, tail = 0;
+        std::memcpy(&head, token.data(), std::min<std::size_t>(token.size(), 8));
+        if (token.size() > 8) std::memcpy(&tail, token.data() + token.size() - 8, 8);
+        const std::uint64_t mixed =
+            (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ token.size()) * 0xFF51AFD7ED558CCDull;
+        return static_cast<std::size_t>(mixed >> (64 - 10));
+    }
+    std::array<std::string_view, 1024> slots_{};
+};
 bool is_letter(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
@@ -151,6 +180,7 @@ std::vector<std::string> plan_files(std::string_view plan_text, const std::strin
     std::unordered_set<std::string_view> judged;
     std::unordered_set<std::string> looked_up;
 
+    RecentTokens recent;
     std::size_t at = 0;
     while (at < plan_text.size()) {
         while (at < plan_text.size() && is_space(plan_text[at])) ++at;
@@ -158,12 +188,15 @@ std::vector<std::string> plan_files(std::string_view plan_text, const std::strin
         while (at < plan_text.size() && !is_space(plan_text[at])) ++at;
         if (at == start) break;
         const std::string_view token = strip_wrapping(plan_text.substr(start, at - start));
-        if (token.empty()) continue;
+        if (token.empty() || recent.holds(token)) continue;
         // Past the bound, a repeated spelling is judged again (a cost per byte, still linear)
         // instead of growing the set.
         if (judged.size() < disk_lookup_limit) {
-            if (!judged.insert(token).second) continue;
+            const bool fresh = judged.insert(token).second;
+            recent.remember(token);
+            if (!fresh) continue;
         } else if (judged.count(token) != 0) {
+            recent.remember(token);
             continue;
         }
         if (is_url(token)) continue;
