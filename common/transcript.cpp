@@ -88,11 +88,11 @@ inline bool confirm(const char* at, std::size_t needle) {
 // position order, every newline (sink.newline(i)) and every needle start (sink.hit(i, needle)).
 // The portable kernel: a table from a byte to the needles that open with it keeps the per-byte
 // work to one lookup on the common path.
-template <class Sink>
+template <std::uint32_t Mask, class Sink>
 void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     std::array<std::uint32_t, 256> opens{};
     for (std::size_t k = 0; k < needles.size(); ++k) {
-        opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
+        if ((Mask >> k) & 1u) opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
     }
     for (std::size_t i = from; i < to; ++i) {
         const auto c = static_cast<unsigned char>(data[i]);
@@ -116,7 +116,8 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
 // unaligned load, a byte compare (`Lanes`: a vector of 0/0xFF, or a bit mask), `both`/`either`
 // on compare results, and `bits`, which turns a compare result into a 64-bit mask holding
 // `bits_per_byte` set bits per matching position (1 on x86; 4 with NEON, which has no movemask).
-template <class V, class Sink>
+// Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
+template <class V, std::uint32_t Mask, class Sink>
 inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     using Bytes = typename V::Bytes;
     using Lanes = typename V::Lanes;
@@ -130,6 +131,7 @@ inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Si
         first_byte[k] = V::splat(needles[k].text[needles[k].first]);
         second_byte[k] = V::splat(needles[k].text[needles[k].second]);
     }
+    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
         Lanes match[detail::needle_count];
@@ -138,6 +140,7 @@ inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Si
         // Unrolled, every probe offset and byte is a constant and shared loads are merged.
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < needles.size(); ++k) {
+            if (!wanted(k)) continue;
             match[k] = V::both(V::eq(V::load(at + needles[k].first), first_byte[k]),
                                V::eq(V::load(at + needles[k].second), second_byte[k]));
             any = V::either(any, match[k]);
@@ -147,7 +150,8 @@ inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Si
         if (to - block < width) events &= (std::uint64_t{1} << ((to - block) * per_byte)) - 1;
         const std::uint64_t newlines = V::bits(newline_lanes);
         std::uint64_t per_needle[detail::needle_count];
-        for (std::size_t k = 0; k < needles.size(); ++k) per_needle[k] = V::bits(match[k]);
+        for (std::size_t k = 0; k < needles.size(); ++k)
+            per_needle[k] = wanted(k) ? V::bits(match[k]) : 0;
         while (events != 0) {
             const auto bit = static_cast<unsigned>(__builtin_ctzll(events));
             const unsigned lane = bit / per_byte;
@@ -220,20 +224,20 @@ struct Avx512 {
 };
 #undef VIBER_AVX512
 
-template <class Sink>
+template <std::uint32_t Mask, class Sink>
 __attribute__((flatten)) void kernel_sse2(const char* data, std::size_t from, std::size_t to,
                                           Sink& sink) {
-    kernel_vector<Sse2>(data, from, to, sink);
+    kernel_vector<Sse2, Mask>(data, from, to, sink);
 }
-template <class Sink>
+template <std::uint32_t Mask, class Sink>
 __attribute__((target("avx2"), flatten)) void kernel_avx2(const char* data, std::size_t from,
                                                           std::size_t to, Sink& sink) {
-    kernel_vector<Avx2>(data, from, to, sink);
+    kernel_vector<Avx2, Mask>(data, from, to, sink);
 }
-template <class Sink>
+template <std::uint32_t Mask, class Sink>
 __attribute__((target("avx512f,avx512bw"), flatten)) void
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    kernel_vector<Avx512>(data, from, to, sink);
+    kernel_vector<Avx512, Mask>(data, from, to, sink);
 }
 bool cpu_has_avx2() {
     return __builtin_cpu_supports("avx2");
@@ -263,10 +267,10 @@ struct Neon {
     }
 };
 
-template <class Sink>
+template <std::uint32_t Mask, class Sink>
 __attribute__((flatten)) void kernel_neon(const char* data, std::size_t from, std::size_t to,
                                           Sink& sink) {
-    kernel_vector<Neon>(data, from, to, sink);
+    kernel_vector<Neon, Mask>(data, from, to, sink);
 }
 #endif
 
@@ -279,25 +283,65 @@ detail::Kernel resolve(detail::Kernel kernel) {
     return detail::Kernel::scalar;
 }
 
-template <class Sink>
-void run_kernel(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to,
-                Sink& sink) {
+template <std::uint32_t Mask, class Sink>
+void run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to,
+                    Sink& sink) {
     switch (kernel) {
 #if VIBER_X86_64
     case detail::Kernel::avx512:
-        return kernel_avx512(data, from, to, sink);
+        return kernel_avx512<Mask>(data, from, to, sink);
     case detail::Kernel::avx2:
-        return kernel_avx2(data, from, to, sink);
+        return kernel_avx2<Mask>(data, from, to, sink);
     case detail::Kernel::sse2:
-        return kernel_sse2(data, from, to, sink);
+        return kernel_sse2<Mask>(data, from, to, sink);
 #endif
 #if VIBER_AARCH64
     case detail::Kernel::neon:
-        return kernel_neon(data, from, to, sink);
+        return kernel_neon<Mask>(data, from, to, sink);
 #endif
     default:
-        return kernel_scalar(data, from, to, sink);
+        return kernel_scalar<Mask>(data, from, to, sink);
     }
+}
+
+// The needles one kind of scan can ever want (a superset of what Scanner::wanted() picks line by
+// line): plan-hints never asks for plan writes, dispatches or verdicts; plan-gate never for a
+// typed chain command.
+enum class NeedleSet { all, chain_signals, gate };
+
+constexpr std::uint32_t needle_bit(detail::Needle needle) {
+    return 1u << needle;
+}
+constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
+constexpr std::uint32_t signal_needles =
+    needle_bit(detail::needle_permission_mode_type) |
+    needle_bit(detail::needle_permission_mode_key) | needle_bit(detail::needle_skill) |
+    needle_bit(detail::needle_enter_plan_mode) | needle_bit(detail::needle_string_content);
+constexpr std::uint32_t chain_signal_needles =
+    signal_needles | needle_bit(detail::needle_command_message);
+constexpr std::uint32_t gate_needles = signal_needles | needle_bit(detail::needle_file_path) |
+                                       needle_bit(detail::needle_subagent_type) |
+                                       needle_bit(detail::needle_verdict);
+
+NeedleSet needle_set(const Request& request) {
+    if (request.signals == Signals::planner_chain && !request.plan_writes)
+        return NeedleSet::chain_signals;
+    if (request.signals == Signals::planner && request.plan_writes) return NeedleSet::gate;
+    return NeedleSet::all;
+}
+
+template <class Sink>
+void run_kernel(detail::Kernel kernel, NeedleSet set, const char* data, std::size_t from,
+                std::size_t to, Sink& sink) {
+    switch (set) {
+    case NeedleSet::chain_signals:
+        return run_kernel_for<chain_signal_needles>(kernel, data, from, to, sink);
+    case NeedleSet::gate:
+        return run_kernel_for<gate_needles>(kernel, data, from, to, sink);
+    case NeedleSet::all:
+        break;
+    }
+    run_kernel_for<all_needles>(kernel, data, from, to, sink);
 }
 #pragma GCC diagnostic pop
 
@@ -598,7 +642,7 @@ private:
 class Scanner {
 public:
     Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
-        : request_(request), kernel_(resolve(kernel)),
+        : request_(request), kernel_(resolve(kernel)), needle_set_(needle_set(request)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
@@ -622,7 +666,7 @@ public:
                 at_end ? filled : (filled > longest_needle - 1 ? filled - (longest_needle - 1) : 0);
             if (scan_to > scanned) {
                 data_ = data;
-                run_kernel(kernel_, data, scanned, scan_to, *this);
+                run_kernel(kernel_, needle_set_, data, scanned, scan_to, *this);
                 scanned = scan_to;
             }
             if (failed_) return failed();
@@ -875,6 +919,7 @@ private:
 
     const Request request_;
     const detail::Kernel kernel_;
+    const NeedleSet needle_set_; // the needles the kernel looks for at all
     const std::size_t buffer_size_;
     std::vector<char> buffer_;
     std::array<unsigned char, 16 * 1024> arena_{};
@@ -1116,7 +1161,7 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     } collector;
     std::string padded(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(resolve(kernel), padded.data(), 0, bytes.size(), collector);
+    run_kernel(resolve(kernel), NeedleSet::all, padded.data(), 0, bytes.size(), collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();
     return collector.lines;
