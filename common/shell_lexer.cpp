@@ -97,15 +97,16 @@ public:
 
     Mark mark() const { return {chunks_.size(), chunks_.empty() ? 0 : chunks_.back().used}; }
 
+    // Frees what was stored since `m` (one empty chunk is kept for reuse).
     void release(Mark m) {
-        while (chunks_.size() > m.chunk && chunks_.size() > 0) {
-            if (chunks_.size() == m.chunk + 1) break;
-            chunks_.pop_back();
-        }
         if (m.chunk == 0) {
-            if (!chunks_.empty()) chunks_.resize(1), chunks_.back().used = 0;
+            if (!chunks_.empty()) {
+                chunks_.resize(1);
+                chunks_[0].used = 0;
+            }
             return;
         }
+        if (chunks_.size() > m.chunk) chunks_.resize(m.chunk);
         if (chunks_.size() == m.chunk) chunks_.back().used = m.used;
     }
 
@@ -260,9 +261,9 @@ constexpr std::array wrapper_rules{
     WrapperRule{.name = "fd", .rest = Rest::fd_clauses},
     WrapperRule{.name = "fdfind", .rest = Rest::fd_clauses},
     WrapperRule{.name = "ssh",
-                .value_options = "pilOFJLRDbcEemQSWwBI",
-                .rest = Rest::joined_line,
-                .operands = 1},
+                .value_options = "piloOFJLRDbcEemQSWwBI",
+                .operands = 1,
+                .rest = Rest::joined_line},
     WrapperRule{.name = "docker",
                 .subcommand = "exec",
                 .value_options = "euw",
@@ -331,13 +332,6 @@ bool lists_long_option(std::string_view list, std::string_view option) {
 
 bool contains(std::string_view letters, char c) {
     return c != 0 && letters.find(c) != std::string_view::npos;
-}
-
-bool equals_folded(std::string_view a, std::string_view lower_b) {
-    if (a.size() != lower_b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (lower(a[i]) != lower_b[i]) return false;
-    return true;
 }
 
 // `/c`, `//c`, `/C`: cmd's "run this line".
@@ -491,7 +485,7 @@ public:
         : r_(reading), src_(source), depth_(depth), fed_by_input_(fed_by_input),
           via_find_(via_find) {}
 
-    void run() { parse_list(depth_, false); }
+    void run() { (void)parse_list(depth_, false); }
 
 private:
     Reading& r_;
@@ -733,21 +727,23 @@ private:
     }
 
     // pos_ just after `$(`, `<(` or `>(`: the commands inside, one level deeper.
-    void substitution(unsigned depth, std::string_view how) {
+    // Returns the text an `echo`/`printf` ending it prints (what `source <(echo …)` runs).
+    PipeText substitution(unsigned depth, std::string_view how) {
         if (deeper_than_cap(depth + 1)) {
             skip_opaque_parens();
-            return;
+            return {};
         }
         const std::size_t begin = pos_;
         std::string_view body;
         const bool idiom = how == "$(…)" && cat_heredoc_idiom(body);
         r_.path.push_back({"", how});
-        parse_list(depth + 1, true);
+        PipeText printed = parse_list(depth + 1, true);
         r_.path.pop_back();
         if (idiom) {
             idiom_at_ = begin;
             idiom_body_ = body;
         }
+        return printed;
     }
 
     // At pos_ (just after `$(`): `cat <<DELIM` then a body then the `DELIM` line then `)`, the
@@ -1077,8 +1073,9 @@ private:
         const std::size_t begin = pos_;
         if ((peek() == '<' || peek() == '>') && op(1) == '(') {
             op_skip(2);
-            substitution(depth, src_[begin] == '<' ? "<(…)" : ">(…)");
+            const PipeText printed = substitution(depth, src_[begin] == '<' ? "<(…)" : ">(…)");
             word.substitution(begin, pos_, false);
+            if (printed.valid) word.set_script(printed.text);
         }
         // `a[1<<2]=x`: an assignment's subscript is arithmetic, metacharacters included.
         if (begin == pos_ && !at_end() && is_name_start(src_[pos_])) {
@@ -1426,6 +1423,14 @@ private:
         return std::nullopt;
     }
 
+    // The first word after a shell's options (its script operand), or nullptr.
+    static const Word* first_operand(std::span<const Word> words, std::size_t i, std::size_t end) {
+        while (i < end && words[i].text.size() > 1 &&
+               (words[i].text[0] == '-' || words[i].text[0] == '+'))
+            ++i;
+        return i < end ? &words[i] : nullptr;
+    }
+
     struct WrapperReading {
         std::size_t command = 0;       // index of the wrapped command word (== end: none)
         bool query = false;            // runs nothing
@@ -1584,7 +1589,7 @@ private:
                             piece.text = part;
                             piece.unquoted_ifs = piece.unquoted_brace = false;
                             piece.leading_expansion = 0;
-                            piece.has_script = false;
+                            piece.script_index = 0;
                             split.push_back(piece);
                         }
                         if (split.empty()) {
@@ -1687,7 +1692,7 @@ private:
                     if (at) {
                         const Word& string = words[*at];
                         const std::string_view s = string.text;
-                        if (s == "$@") {
+                        if (s == "$@" || s == "\"$@\"") {
                             r_.path.push_back({name, "-c"});
                             i = *at + 2; // the words after $0 are the command
                             continue;
@@ -1709,6 +1714,11 @@ private:
                     } else if (reads_stdin) {
                         stdin_script(simple, name, depth, feeding, walk.fed_by_input,
                                      walk.via_find);
+                    } else if (const Word* script = first_operand(words, first, end);
+                               script != nullptr && script->text.starts_with("<(") &&
+                               script->script_index != 0) {
+                        nested(script_of(simple, *script), depth, {name, "<(…)"},
+                               walk.fed_by_input, walk.via_find);
                     }
                     break;
                 }
@@ -1730,6 +1740,9 @@ private:
                     if (words[first].text == "/dev/stdin" || words[first].text == "/dev/fd/0")
                         stdin_script(simple, name, depth, feeding, walk.fed_by_input,
                                      walk.via_find);
+                    else if (words[first].text.starts_with("<(") && words[first].script_index != 0)
+                        nested(script_of(simple, words[first]), depth, {name, "<(…)"},
+                               walk.fed_by_input, walk.via_find);
                     break;
                 }
                 cmd.words = words.subspan(i, end - i);
@@ -1791,7 +1804,7 @@ private:
     // Lexes commands until the end of the buffer or, when `until_paren`, the `)` closing the
     // enclosing $(…)/<(…)/>(…). Subshells and case clauses are tracked on a heap stack, so ten
     // thousand `(` cost no C++ stack.
-    void parse_list(unsigned base_depth, bool until_paren) {
+    PipeText parse_list(unsigned base_depth, bool until_paren) {
         std::vector<Frame> frames;
         unsigned depth = base_depth;
         SimpleCommand simple;
@@ -1831,7 +1844,7 @@ private:
                 finish();
                 for (const Frame frame : frames)
                     if (frame == Frame::subshell) r_.path.pop_back();
-                return;
+                return piped;
             }
             const char c = src_[pos_];
             if (c == '#' && mode != Mode::conditional) {
@@ -1964,7 +1977,7 @@ private:
                         if (frames.back() == Frame::subshell) r_.path.pop_back();
                         frames.pop_back();
                     }
-                    return;
+                    return piped;
                 }
                 continue; // a stray `)` at top level
             }
