@@ -166,7 +166,7 @@ std::string rules_named(const std::optional<boost::json::value>& answer) {
 
 std::string broken_for(const Case& c) {
     if (c.cwd) return rules_named(answer_for(c));
-    return broken_rules(viber::shell::analyze(c.command), rules_binding(c.agent)).to_string();
+    return broken_rules(c.command, rules_binding(c.agent)).to_string();
 }
 
 } // namespace
