@@ -173,8 +173,10 @@ std::string broken_for(const Case& c) {
 
 BOOST_AUTO_TEST_CASE(every_command_breaks_exactly_its_labelled_rules) {
     for (const Case& c : corpus()) {
-        BOOST_TEST(broken_for(c) == c.expected, "line " << c.line << " [" << c.agent << "] "
-                                                        << c.command << "  (" << c.why << ")");
+        const std::string broken = broken_for(c);
+        BOOST_TEST(broken == c.expected, "line " << c.line << " [" << c.agent << "] " << c.command
+                                                 << "  (" << c.why << "): got " << broken
+                                                 << ", want " << c.expected);
     }
 }
 
