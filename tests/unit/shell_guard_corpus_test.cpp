@@ -1,6 +1,7 @@
 // shell_guard_corpus_test.cpp: every labelled command of tests/corpus/shell-guard.tsv, checked.
 #define BOOST_TEST_MODULE shell_guard_corpus
 #include "shell-guard/shell_guard.hpp"
+#include "support/payloads.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
@@ -35,6 +36,12 @@ struct Case {
 const viber::testing::ScratchDir& scratch_tree() {
     static const viber::testing::ScratchDir scratch;
     static const bool made = [] {
+        // S/plain must lie under no work tree, or its rows would read another tree's top level.
+        for (boost::filesystem::path up = scratch.path(); !up.empty() && up != up.root_path();
+             up = up.parent_path()) {
+            BOOST_TEST_REQUIRE(!boost::filesystem::exists(up / ".git"),
+                               "the scratch directory lies in a git work tree: " << up.string());
+        }
         scratch.mkdir("tree/.git");
         scratch.mkdir("tree/.temp");
         scratch.mkdir("tree/src");
@@ -126,17 +133,11 @@ const std::vector<Case>& corpus() {
     return cases;
 }
 
-// The PreToolUse payload of a `cwd=` row, with every key a real call carries.
+// The PreToolUse payload of a `cwd=` row: the suite's Bash payload with this row's cwd.
 std::string payload_with_cwd(const Case& c) {
-    boost::json::object payload{
-        {"session_id", "s"},
-        {"transcript_path", "/nonexistent/t.jsonl"},
-        {"cwd", *c.cwd},
-        {"permission_mode", "default"},
-        {"hook_event_name", "PreToolUse"},
-        {"tool_name", "Bash"},
-        {"tool_input", boost::json::object{{"command", c.command}, {"description", "run it"}}}};
-    if (!c.agent.empty()) payload["agent_type"] = c.agent;
+    boost::json::object payload =
+        boost::json::parse(viber::testing::bash_payload(c.agent, c.command)).as_object();
+    payload["cwd"] = *c.cwd;
     return boost::json::serialize(payload);
 }
 
@@ -173,8 +174,10 @@ std::string broken_for(const Case& c) {
 
 BOOST_AUTO_TEST_CASE(every_command_breaks_exactly_its_labelled_rules) {
     for (const Case& c : corpus()) {
-        BOOST_TEST(broken_for(c) == c.expected, "line " << c.line << " [" << c.agent << "] "
-                                                        << c.command << "  (" << c.why << ")");
+        const std::string broken = broken_for(c);
+        BOOST_TEST(broken == c.expected, "line " << c.line << " [" << c.agent << "] " << c.command
+                                                 << "  (" << c.why << "): got " << broken
+                                                 << ", want " << c.expected);
     }
 }
 
