@@ -344,6 +344,33 @@ bool runs_git_write(const Command& git) {
     return false;
 }
 
+// find's tests and actions that take a value: `-name -delete` names a file, it deletes nothing.
+constexpr std::array<std::string_view, 34> find_value_primaries{
+    "-name",   "-iname",  "-path",    "-ipath",   "-wholename", "-iwholename", "-regex",
+    "-iregex", "-lname",  "-ilname",  "-type",    "-xtype",     "-user",       "-group",
+    "-uid",    "-gid",    "-perm",    "-size",    "-newer",     "-anewer",     "-cnewer",
+    "-atime",  "-ctime",  "-mtime",   "-amin",    "-cmin",      "-mmin",       "-maxdepth",
+    "-mindepth", "-printf", "-fprint", "-fprint0", "-samefile", "-inum"};
+
+// find's `-delete` action, outside the values of other primaries and outside -exec clauses.
+bool find_deletes(Words args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "-delete") return true;
+        if (w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir") {
+            while (i + 1 < args.size() && args[i + 1].text != ";" && args[i + 1].text != "+") ++i;
+            ++i;
+            continue;
+        }
+        if (w == "-fprintf") {
+            i += 2;
+            continue;
+        }
+        if (one_of(w, find_value_primaries)) ++i;
+    }
+    return false;
+}
+
 // R3 for one command.
 bool removes_files(const Command& c) {
     if (c.is("rm") || c.is("unlink")) return true;
@@ -367,9 +394,7 @@ bool removes_files(const Command& c) {
         }
         return false;
     }
-    if (c.is("find"))
-        return std::any_of(args.begin(), args.end(),
-                           [](const Word& w) { return w.text == "-delete"; });
+    if (c.is("find")) return find_deletes(args);
     return false;
 }
 
@@ -1055,15 +1080,19 @@ bool written_files(const Command& c, Write&& write) {
         const Operands ops = c.is("install")
                                  ? operands_of(args, "mogS", {"--mode", "--owner", "--group", "--suffix"})
                                  : operands_of(args, "S", {"--suffix"});
+        // A directory destination: the files land inside it.
+        const auto into = [&](std::string_view dir) { write(std::string(dir) + "/f"); };
         if (ops.target_directory) {
-            write(*ops.target_directory);
+            into(*ops.target_directory);
             if (c.is("mv"))
                 for (std::string_view f : ops.files) write(f);
             return false;
         }
         if (ops.files.empty()) return c.fed_by_input;
         if (c.is("mv"))
-            for (std::string_view f : ops.files) write(f);
+            for (std::size_t k = 0; k + 1 < ops.files.size(); ++k) write(ops.files[k]);
+        if (ops.files.back().ends_with("/"))
+            into(ops.files.back());
         else
             write(ops.files.back());
         return false;
@@ -1138,8 +1167,7 @@ bool written_files(const Command& c, Write&& write) {
                     write(value());
                     named = true;
                 } else if (option == "--directory-prefix") {
-                    const std::string_view dir = value();
-                    write(std::string_view(dir).empty() ? "./x" : dir);
+                    write(std::string(value()) + "/f");
                     named = true;
                 } else if (option == "--spider") {
                     spider = true;
@@ -1156,7 +1184,7 @@ bool written_files(const Command& c, Write&& write) {
                         write(v);
                     } else if (!v.empty()) {
                         // A directory prefix: the file lands inside it.
-                        if (v != "-") write(v);
+                        if (v != "-") write(std::string(v) + "/f");
                     }
                     named = true;
                     break;
