@@ -1247,7 +1247,6 @@ private:
             // A command written with CRLF line ends carries the CR on the delimiter and on its
             // line.
             std::string delimiter(r.target.text);
-            if (!delimiter.empty() && delimiter.back() == '\r') delimiter.pop_back();
             heredocs_.push_back({std::move(delimiter), strip_tabs, r.target.quoted, false, {}});
         }
         simple.redirects.push_back(r);
@@ -1639,7 +1638,6 @@ private:
                     cmd.words = words.subspan(i, own_end - i);
                     cmd.is_wrapper = true;
                     hand(cmd);
-                    r_.path.push_back({name, rule->subcommand});
                     const bool fed = walk.fed_by_input || rule->fed_by_input;
                     if (reading.split_string) {
                         if (rule->split_string_option != 0) {
@@ -1676,6 +1674,7 @@ private:
                         }
                         end = marker;
                     }
+                    r_.path.push_back({name, rule->subcommand});
                     walk.fed_by_input = fed;
                     version_suffix = rule->version_suffix;
                     i = reading.command;
