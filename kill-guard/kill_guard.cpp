@@ -369,6 +369,26 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
     return finder.found;
 }
 
+namespace {
+
+// --explain: every command the model found, with its words and wrapper path.
+void explain_commands(std::string_view command, Trace& trace) {
+    struct Lister final : shell::CommandSink {
+        Trace& trace;
+        explicit Lister(Trace& t) : trace(t) {}
+        void command(const Command& c) override {
+            if (c.words.empty()) return;
+            std::string line = "command `" + std::string(c.name) + "`: " + join_words(c);
+            if (!c.path.empty()) line += "  (through " + shell::describe_path(c.path) + ")";
+            trace.step(std::move(line));
+        }
+    } lister(trace);
+    const shell::Summary summary = shell::read_commands(command, lister);
+    if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
+}
+
+} // namespace
+
 std::optional<std::string> refusal_reason(std::string_view command) {
     const std::optional<StopByName> found = find_stop_by_name(command);
     if (!found) return std::nullopt;
@@ -382,23 +402,28 @@ std::optional<std::string> refusal_reason(std::string_view command) {
     return reason;
 }
 
-std::optional<boost::json::value> decide(std::string_view payload) {
-    // Bytes without `viber:` cannot come from a viber agent: no parse, no file, no process.
-    if (!contains(payload, "viber:")) return std::nullopt;
-    const std::optional<boost::json::object> object = parse_object(payload);
-    if (!object) return std::nullopt;
-    const std::optional<std::string_view> agent = string_field(*object, "agent_type");
-    if (!agent || agent->substr(0, 6) != "viber:") return std::nullopt;
-    const std::optional<std::string_view> command = bash_command(*object);
-    if (!command) return std::nullopt;
-    const std::optional<std::string> reason = refusal_reason(*command);
-    if (!reason) return std::nullopt;
-    return pretool_deny(*reason);
-}
-
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return std::nullopt;
-    return decide(*stdin_bytes);
+Decision decide(const HookInput& in, Trace& trace) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<std::string_view> agent = string_field(*in.payload, "agent_type");
+    if (trace.on()) trace.read("agent_type: " + std::string(agent.value_or("(none)")));
+    if (!agent || agent->substr(0, 6) != "viber:") return Decision::nothing();
+    const std::optional<std::string_view> command = bash_command(*in.payload);
+    if (!command) return Decision::nothing();
+    if (trace.on()) {
+        trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
+        explain_commands(*command, trace);
+    }
+    const std::optional<StopByName> found = find_stop_by_name(*command);
+    if (!found) return Decision::nothing();
+    if (trace.on()) {
+        if (found->nesting_cap)
+            trace.step("rule broken: the command nests deeper than 32 levels");
+        else
+            trace.step("rule broken: `" + found->command + "` (" + std::string(found->why) +
+                       "); words: " + found->words +
+                       (found->path.empty() ? "" : "; through: " + found->path));
+    }
+    return Decision::deny(*refusal_reason(*command));
 }
 
 } // namespace viber::kill_guard

@@ -1,24 +1,5 @@
-// shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5.
-//
-// Contract:
-//   argv   none in hook mode; tool mode: --help, --version (a bad argument: usage on stderr,
-//          exit 1)
-//   cwd    not used (the payload's `cwd` is)
-//   env    HOME, when a write target opens with `~` or `$HOME`
-//   reads  stdin; for viber:task-coder, when a write target must be placed, the `.git` entries on
-//          the way up from the payload's `cwd` (the git top level). No file is opened and no
-//          process is started, for any caller.
-//   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type`, `cwd` and
-//          `tool_input.command` are read (to EOF within 64 MiB, 2 s idle, 8 s in all; a leading
-//          UTF-8 BOM stripped)
-//   stdout for `viber:task-coder` (R1-R5), `viber:task-reviewer` and `viber:final-reviewer` (R2
-//          only), when the command breaks a rule binding the caller: one line
-//          {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
-//          "permissionDecisionReason":"viber guard: …"}} naming each broken rule, in order, with
-//          the correction to apply. Nothing otherwise, never an allow: an allow would skip the
-//          user's own permission rules for every command the guard lets through.
-//   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
-//          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
+// shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5
+// (its Contract opens main.cpp).
 //
 // Why each rule (the agents carry one line per rule; the reasons live here):
 //   R1 chain (coder). One command per Bash call keeps every command visible as itself to the
@@ -1365,30 +1346,56 @@ std::string refusal_reason(RuleSet broken) {
     return reason;
 }
 
-std::optional<boost::json::value> decide(std::string_view agent_type, std::string_view command,
-                                         Place place) {
+Decision decide(std::string_view agent_type, std::string_view command, Place place,
+                Trace* trace) {
     const RuleSet binding = rules_binding(agent_type);
-    if (binding.empty()) return std::nullopt;
-    const RuleSet broken = broken_rules(command, binding, std::move(place));
-    if (broken.empty()) return std::nullopt;
-    return pretool_deny(refusal_reason(broken));
+    if (binding.empty()) return Decision::nothing();
+    const Judgement judgement = judge(command, binding, std::move(place));
+    if (trace != nullptr && trace->on()) {
+        trace->step("rules binding " + std::string(agent_type) + ": " + binding.to_string());
+        for (const Finding& f : judgement.findings) {
+            std::string line = "R" + std::to_string(static_cast<unsigned>(f.rule)) + " broken";
+            if (f.command.empty() && f.words.empty())
+                line += f.rule == Rule::chain ? " by a chain operator (; && ||)" : " by a redirection";
+            else
+                line += " by `" + f.command + "`: " + f.words;
+            if (!f.path.empty()) line += "  (through " + f.path + ")";
+            trace->step(std::move(line));
+        }
+    }
+    if (judgement.broken.empty()) return Decision::nothing();
+    return Decision::deny(refusal_reason(judgement.broken));
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes || !contains(*stdin_bytes, "viber:")) return std::nullopt;
-    const std::optional<boost::json::object> payload = parse_object(*stdin_bytes);
-    if (!payload) return std::nullopt;
-    const std::optional<std::string_view> agent_type = string_field(*payload, "agent_type");
-    if (!agent_type || rules_binding(*agent_type).empty()) return std::nullopt;
-    const std::optional<std::string_view> command = bash_command(*payload);
-    if (!command) return std::nullopt;
+Decision decide(const HookInput& in, Trace& trace) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<std::string_view> agent_type = string_field(*in.payload, "agent_type");
+    if (trace.on()) trace.read("agent_type: " + std::string(agent_type.value_or("(none)")));
+    if (!agent_type || rules_binding(*agent_type).empty()) return Decision::nothing();
+    const std::optional<std::string_view> command = bash_command(*in.payload);
+    if (!command) return Decision::nothing();
     Place place;
-    if (const std::optional<std::string_view> cwd = string_field(*payload, "cwd");
+    if (const std::optional<std::string_view> cwd = string_field(*in.payload, "cwd");
         cwd && !cwd->empty())
         place.cwd = std::string(*cwd);
     if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
         place.home = std::string(home);
-    return decide(*agent_type, *command, std::move(place));
+    if (trace.on()) {
+        trace.read("cwd: " + place.cwd.value_or("(none: relative targets outside .temp/ are writes)"));
+        trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
+        struct Lister final : shell::CommandSink {
+            Trace& trace;
+            explicit Lister(Trace& t) : trace(t) {}
+            void command(const Command& c) override {
+                if (c.words.empty()) return;
+                std::string line = "command `" + std::string(c.name) + "`: " + joined_words(c);
+                if (!c.path.empty()) line += "  (through " + shell::describe_path(c.path) + ")";
+                trace.step(std::move(line));
+            }
+        } lister(trace);
+        (void)shell::read_commands(*command, lister);
+    }
+    return decide(*agent_type, *command, std::move(place), &trace);
 }
 
 } // namespace viber::shell_guard

@@ -1,8 +1,10 @@
 // shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks (docs/shell-guard.md).
-// The Contract of the binary and the rationale of each rule open shell_guard.cpp.
+// The Contract of the binary opens main.cpp; the rationale of each rule opens shell_guard.cpp.
 #pragma once
 
-#include <boost/json/value.hpp>
+#include "common/decision.hpp"
+#include "common/trace.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -80,12 +82,13 @@ RuleSet broken_rules(std::string_view command, RuleSet binding, Place place = {}
 // The refusal text: `viber guard:`, then each broken rule in order with its correction.
 std::string refusal_reason(RuleSet broken);
 
-// The whole decision for one call: nullopt (print nothing) or the deny answer.
-std::optional<boost::json::value> decide(std::string_view agent_type, std::string_view command,
-                                         Place place = {});
+// The whole decision for one call: nothing, or the deny.
+Decision decide(std::string_view agent_type, std::string_view command, Place place = {},
+                Trace* trace = nullptr);
 
-// Hook mode: raw stdin (nullopt when the bounded read failed) to the answer, if any. A payload
-// whose bytes hold no `viber:` is dismissed before it is parsed.
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+// hook_main's entry, after it dismissed bytes holding no `viber:` and parsed the rest once: reads
+// `agent_type`, `cwd` and `tool_input.command`. --explain shows each rule broken with the command,
+// its words and its wrapper path.
+Decision decide(const HookInput& in, Trace& trace);
 
 } // namespace viber::shell_guard

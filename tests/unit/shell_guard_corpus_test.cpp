@@ -1,6 +1,7 @@
 // shell_guard_corpus_test.cpp: every labelled command of tests/corpus/shell-guard.tsv, checked.
 #define BOOST_TEST_MODULE shell_guard_corpus
 #include "shell-guard/shell_guard.hpp"
+#include "support/hook_decision.hpp"
 #include "support/payloads.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
@@ -144,8 +145,13 @@ std::string payload_with_cwd(const Case& c) {
 // The answer for one row: from the command alone, or from the whole payload when the row names a
 // cwd (R4 resolves targets against it).
 std::optional<boost::json::value> answer_for(const Case& c) {
-    if (c.cwd) return run(payload_with_cwd(c));
-    return decide(c.agent, c.command);
+    if (c.cwd) {
+        const viber::HookInfo shell_guard{.name = "shell-guard",
+                                          .decide = viber::shell_guard::decide,
+                                          .prefilter = viber::Prefilter::viber_agent};
+        return viber::testing::hook_answer(shell_guard, payload_with_cwd(c));
+    }
+    return decide(c.agent, c.command).answer;
 }
 
 // The rules an answer's reason names, in the corpus's notation ("R1,R4" or "allow").

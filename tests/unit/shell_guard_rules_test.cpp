@@ -2,6 +2,7 @@
 // targets against the payload's cwd and work tree.
 #define BOOST_TEST_MODULE shell_guard_rules
 #include "shell-guard/shell_guard.hpp"
+#include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json.hpp>
@@ -11,6 +12,16 @@
 #include <vector>
 
 using namespace viber::shell_guard;
+
+namespace {
+// Hook mode's answer on stdin bytes (nullopt: the bounded read failed).
+std::optional<boost::json::value> run(const std::optional<std::string>& bytes) {
+    const viber::HookInfo shell_guard{.name = "shell-guard",
+                                      .decide = viber::shell_guard::decide,
+                                      .prefilter = viber::Prefilter::viber_agent};
+    return viber::testing::hook_answer(shell_guard, bytes);
+}
+} // namespace
 
 namespace {
 
@@ -226,10 +237,10 @@ BOOST_AUTO_TEST_CASE(reason_opens_with_the_marker_and_names_each_rule_in_order_o
 }
 
 BOOST_AUTO_TEST_CASE(decide_answers_a_deny_or_nothing) {
-    BOOST_TEST(!decide("viber:task-coder", "ls").has_value());
-    BOOST_TEST(!decide("viber:scout", "rm x").has_value());
-    BOOST_TEST(!decide("viber:task-reviewer", "rm x").has_value());
-    const auto answer = decide("viber:task-reviewer", "git stash");
+    BOOST_TEST(!decide("viber:task-coder", "ls").answer.has_value());
+    BOOST_TEST(!decide("viber:scout", "rm x").answer.has_value());
+    BOOST_TEST(!decide("viber:task-reviewer", "rm x").answer.has_value());
+    const auto answer = decide("viber:task-reviewer", "git stash").answer;
     BOOST_TEST_REQUIRE(answer.has_value());
     BOOST_TEST(answer->at("hookSpecificOutput").at("permissionDecision").as_string() == "deny");
 }
