@@ -390,6 +390,9 @@ enum class Mode : std::uint8_t {
 
 enum class Frame : std::uint8_t { subshell, case_clause };
 
+// A word past the 65,534th with its own script text in one simple command reads again as this.
+constexpr std::uint16_t lost_script = 0xFFFF;
+
 // Builds one word: a view of the command while its text is a contiguous slice, an owned buffer
 // once quote removal or decoding makes it differ.
 class WordBuilder {
@@ -441,8 +444,12 @@ public:
     Word finish(Arena& arena, std::vector<std::string_view>& scripts) {
         word.text = owned_ ? arena.store(buf_) : src_.substr(view_begin_, view_end_ - view_begin_);
         if (scripted_) {
-            scripts.push_back(arena.store(script_));
-            word.script_index = static_cast<std::uint32_t>(scripts.size());
+            if (scripts.size() < lost_script) {
+                scripts.push_back(arena.store(script_));
+                word.script_index = static_cast<std::uint16_t>(scripts.size());
+            } else {
+                word.script_index = lost_script; // read again as an unknown expansion
+            }
         }
         return word;
     }
@@ -461,7 +468,8 @@ private:
     void lead(bool expansion) {
         if (!leading_) return;
         if (expansion)
-            word.leading_expansion = static_cast<std::uint32_t>(size());
+            word.leading_expansion =
+                static_cast<std::uint16_t>(std::min<std::size_t>(size(), 0xFFFF));
         else
             leading_ = false;
     }
@@ -1352,6 +1360,7 @@ private:
     }
 
     static std::string_view script_of(const SimpleCommand& simple, const Word& w) {
+        if (w.script_index == lost_script) return "${_}";
         if (w.script_index == 0 || w.script_index > simple.scripts.size()) return w.text;
         return simple.scripts[w.script_index - 1];
     }
@@ -1538,8 +1547,9 @@ private:
 
     const WrapperRule* wrapper_for(std::string_view name, std::span<const Word> words,
                                    std::size_t i, std::size_t end) const {
+        if (name.empty()) return nullptr;
         for (const WrapperRule& rule : wrapper_rules) {
-            if (rule.name != name) continue;
+            if (rule.name[0] != name[0] || rule.name != name) continue;
             if (rule.subcommand.empty()) return &rule;
             if (i + 1 < end && words[i + 1].text == rule.subcommand) return &rule;
         }
@@ -1800,6 +1810,16 @@ private:
 
     // ---- the grammar ------------------------------------------------------------------------
 
+    // A long simple command reserves, once, room for every word the rest of its buffer can hold
+    // (each takes at least two bytes): the vector never grows by copying, and the pages it does
+    // not fill are never touched.
+    void push_word(SimpleCommand& simple, const Word& w) {
+        std::vector<Word>& words = simple.words;
+        if (words.size() == words.capacity() && words.size() >= 256)
+            words.reserve(words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1);
+        words.push_back(w);
+    }
+
     // Lexes commands until the end of the buffer or, when `until_paren`, the `)` closing the
     // enclosing $(…)/<(…)/>(…). Subshells and case clauses are tracked on a heap stack, so ten
     // thousand `(` cost no C++ stack.
@@ -2056,12 +2076,12 @@ private:
                     simple.assignments.push_back(w);
                     continue; // X=1 cmd: the assignment is not the command
                 }
-                simple.words.push_back(w);
+                push_word(simple, w);
                 mode = Mode::in_command;
                 break;
             }
             case Mode::in_command:
-                simple.words.push_back(w);
+                push_word(simple, w);
                 break;
             case Mode::coproc_name: {
                 // `coproc NAME { …; }`: NAME is followed by a compound command.
@@ -2151,7 +2171,10 @@ private:
 } // namespace
 
 bool Command::is(std::string_view lower_name) const {
-    if (!glob_name) return name == lower_name;
+    // The first byte first: the guards ask each command for a few dozen names.
+    if (!glob_name)
+        return name.size() == lower_name.size() && (name.empty() || name[0] == lower_name[0]) &&
+               name == lower_name;
     return glob_matches(name, lower_name);
 }
 

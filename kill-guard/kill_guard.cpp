@@ -215,10 +215,16 @@ bool powershell_stops_by_name(std::span<const Word> args) {
     return false;
 }
 
+// The command's words for --explain, cut after about 1,000 bytes (a command may hold a
+// mebibyte of words; the explanation needs its start).
 std::string join_words(const Command& c) {
     std::string out;
     for (const Word& w : c.words) {
         if (!out.empty()) out += ' ';
+        if (out.size() + w.text.size() > 1000) {
+            out += "…";
+            break;
+        }
         out += w.text;
     }
     return out;
@@ -389,17 +395,25 @@ void explain_commands(std::string_view command, Trace& trace) {
 
 } // namespace
 
-std::optional<std::string> refusal_reason(std::string_view command) {
-    const std::optional<StopByName> found = find_stop_by_name(command);
-    if (!found) return std::nullopt;
-    if (found->nesting_cap) return std::string(nesting_cap_reason);
+namespace {
+
+std::string reason_for(const StopByName& found) {
+    if (found.nesting_cap) return std::string(nesting_cap_reason);
     std::string reason = "viber guard: this command stops processes by name or by search (`";
-    reason += found->command;
+    reason += found.command;
     reason += "`): ";
-    reason += found->why;
+    reason += found.why;
     reason += ", which can stop processes this session did not start. ";
     reason += correction;
     return reason;
+}
+
+} // namespace
+
+std::optional<std::string> refusal_reason(std::string_view command) {
+    const std::optional<StopByName> found = find_stop_by_name(command);
+    if (!found) return std::nullopt;
+    return reason_for(*found);
 }
 
 Decision decide(const HookInput& in, Trace& trace) {
@@ -423,7 +437,7 @@ Decision decide(const HookInput& in, Trace& trace) {
                        "); words: " + found->words +
                        (found->path.empty() ? "" : "; through: " + found->path));
     }
-    return Decision::deny(*refusal_reason(*command));
+    return Decision::deny(reason_for(*found));
 }
 
 } // namespace viber::kill_guard

@@ -754,7 +754,9 @@ constexpr std::array interpreters{
 };
 
 const Interpreter* interpreter_of(const Command& c) {
+    if (c.name.empty()) return nullptr;
     for (const Interpreter& interpreter : interpreters) {
+        if (!c.glob_name && interpreter.name[0] != c.name[0]) continue;
         if (interpreter.versioned ? is_versioned(c.name, interpreter.name) : c.is(interpreter.name))
             return &interpreter;
     }
@@ -1209,10 +1211,15 @@ bool written_files(const Command& c, Write&& write) {
 // ---------------------------------------------------------------------------------------------
 // Reads the command model once, judging each command as it is found.
 
+// The command's words for --explain, cut after about 1,000 bytes.
 std::string joined_words(const Command& c) {
     std::string out;
     for (const Word& w : c.words) {
         if (!out.empty()) out += ' ';
+        if (out.size() + w.text.size() > 1000) {
+            out += "…";
+            break;
+        }
         out += w.text;
     }
     return out;
