@@ -443,6 +443,7 @@ public:
 
     Word finish(Arena& arena, std::vector<std::string_view>& scripts) {
         word.text = owned_ ? arena.store(buf_) : src_.substr(view_begin_, view_end_ - view_begin_);
+        word.only_expansion = leading_ && !word.text.empty() && !word.quoted;
         if (scripted_) {
             if (scripts.size() < lost_script) {
                 scripts.push_back(arena.store(script_));
@@ -1584,7 +1585,7 @@ private:
                 const Word& w = simple.words[i];
                 const bool shell_variable = w.text == "$SHELL" || w.text == "${SHELL}";
                 // `$(true) pkill`: an unquoted expansion that can be empty is no command word.
-                if (!shell_variable && w.leading_expansion > 0 && w.leading_expansion >= w.text.size()) {
+                if (!shell_variable && w.only_expansion) {
                     ++i;
                     continue;
                 }

@@ -42,6 +42,7 @@ struct Word {
     bool unquoted_ifs : 1 = false;     // holds an unquoted $IFS / ${IFS}
     bool unquoted_glob : 1 = false;    // holds an unquoted ?, * or [
     bool unquoted_brace : 1 = false;   // opens with an unquoted {
+    bool only_expansion : 1 = false;   // nothing but unquoted expansions that can be empty
 };
 
 enum class RedirectKind : std::uint8_t {
