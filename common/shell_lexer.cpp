@@ -655,10 +655,14 @@ private:
                         pos_ = eol < src_.size() ? eol + 1 : eol;
                         break;
                     }
-                    if (in_substitution && line.size() == heredoc.delimiter.size() + 1 &&
-                        line.starts_with(heredoc.delimiter) && line.back() == ')') {
+                    // Inside $(…), bash also ends the body at a line opening with the delimiter
+                    // and `)`: the `)` closes the substitution and the line goes on after it.
+                    if (in_substitution && line.size() > heredoc.delimiter.size() &&
+                        line.starts_with(heredoc.delimiter) &&
+                        line[heredoc.delimiter.size()] == ')') {
                         body_end = pos_;
-                        pos_ = eol - 1; // on the `)`, which closes the substitution
+                        pos_ = static_cast<std::size_t>(line.data() - src_.data()) +
+                               heredoc.delimiter.size(); // on the `)`
                         closed = true;
                         break;
                     }
@@ -792,9 +796,9 @@ private:
             std::size_t rest = std::string_view::npos;
             if (line == delimiter)
                 rest = eol;
-            else if (line.size() == delimiter.size() + 1 && line.starts_with(delimiter) &&
-                     line.back() == ')')
-                rest = eol - 1;
+            else if (line.size() > delimiter.size() && line.starts_with(delimiter) &&
+                     line[delimiter.size()] == ')')
+                rest = static_cast<std::size_t>(line.data() - src_.data()) + delimiter.size();
             if (rest != std::string_view::npos) {
                 body = src_.substr(body_begin, p - body_begin);
                 while (rest < src_.size() && (is_blank(src_[rest]) || src_[rest] == '\n')) ++rest;
@@ -2246,9 +2250,16 @@ std::string_view strip_path_prefix(std::string_view word) {
     return slash == std::string_view::npos ? word : word.substr(slash + 1);
 }
 
-std::string describe_path(std::span<const PathStep> path) {
+std::string describe_path(std::span<const PathStep> path, std::size_t max_steps) {
     std::string out;
-    for (const PathStep& step : path) {
+    const std::size_t keep = std::max<std::size_t>(max_steps / 2, 1);
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (path.size() > max_steps && i == keep) {
+            out += " > … (" + std::to_string(path.size() - 2 * keep) + " more)";
+            i = path.size() - keep - 1;
+            continue;
+        }
+        const PathStep& step = path[i];
         if (!out.empty()) out += " > ";
         out += step.name;
         if (!step.name.empty() && !step.how.empty()) out += ' ';

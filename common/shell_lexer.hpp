@@ -167,7 +167,9 @@ struct Analysis {
 
 Analysis analyze(std::string_view command, const Options& options = {});
 
-// The path of `command` as `--explain` prints it: "sudo > bash -c > $(…)", "" at top level.
-std::string describe_path(std::span<const PathStep> path);
+// The path of `command` as `--explain` prints it: "sudo > bash -c > $(…)", "" at top level. A
+// path longer than `max_steps` keeps its first and last steps and says how many it left out, so
+// describing every command of a long wrapper chain stays linear.
+std::string describe_path(std::span<const PathStep> path, std::size_t max_steps = 12);
 
 } // namespace viber::shell

@@ -382,14 +382,19 @@ void explain_commands(std::string_view command, Trace& trace) {
     struct Lister final : shell::CommandSink {
         Trace& trace;
         explicit Lister(Trace& t) : trace(t) {}
+        std::size_t listed = 0;
         void command(const Command& c) override {
             if (c.words.empty()) return;
+            // A person reads the first few hundred; a mebibyte of commands is counted, not listed.
+            if (++listed > 200) return;
             std::string line = "command `" + std::string(c.name) + "`: " + join_words(c);
             if (!c.path.empty()) line += "  (through " + shell::describe_path(c.path) + ")";
             trace.step(std::move(line));
         }
     } lister(trace);
     const shell::Summary summary = shell::read_commands(command, lister);
+    if (lister.listed > 200)
+        trace.step("… and " + std::to_string(lister.listed - 200) + " more commands");
     if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
 }
 

@@ -1393,14 +1393,19 @@ Decision decide(const HookInput& in, Trace& trace) {
         struct Lister final : shell::CommandSink {
             Trace& trace;
             explicit Lister(Trace& t) : trace(t) {}
+            std::size_t listed = 0;
             void command(const Command& c) override {
                 if (c.words.empty()) return;
+                // A person reads the first few hundred; more are counted, not listed.
+                if (++listed > 200) return;
                 std::string line = "command `" + std::string(c.name) + "`: " + joined_words(c);
                 if (!c.path.empty()) line += "  (through " + shell::describe_path(c.path) + ")";
                 trace.step(std::move(line));
             }
         } lister(trace);
         (void)shell::read_commands(*command, lister);
+        if (lister.listed > 200)
+            trace.step("… and " + std::to_string(lister.listed - 200) + " more commands");
     }
     return decide(*agent_type, *command, std::move(place), &trace);
 }
