@@ -633,7 +633,8 @@ int main(int argc, char** argv) {
     }
 
     if (!options.only.empty())
-        std::erase_if(cases, [&](const Case& c) { return c.name.find(options.only) == std::string::npos; });
+        std::erase_if(
+            cases, [&](const Case& c) { return c.name.find(options.only) == std::string::npos; });
     std::cout << "viber-hooks benchmark: " << cases.size() << " cases"
               << (options.quick ? " (quick)" : "") << "\n"
               << std::flush;

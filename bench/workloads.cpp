@@ -203,17 +203,18 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
     out.push_back({"10,000-deep $( then text",
                    "echo " + repeat_to("$(", 20000) + repeat_to("x ", bytes - 20006), "deny",
                    "silent"});
-    out.push_back({"a thousand wrappers, repeated",
-                   repeat_to("sudo -u root nice -n 5 timeout 5 env X=1 ", bytes - 12) + "pkill node",
-                   "deny", "silent"});
-    out.push_back({"targetless redirections", "x " + repeat_to("> ", bytes - 2), "silent",
-                   "silent"});
+    out.push_back(
+        {"a thousand wrappers, repeated",
+         repeat_to("sudo -u root nice -n 5 timeout 5 env X=1 ", bytes - 12) + "pkill node", "deny",
+         "silent"});
+    out.push_back(
+        {"targetless redirections", "x " + repeat_to("> ", bytes - 2), "silent", "silent"});
     out.push_back({"find -exec tee {} {} ... \\;",
                    "find src -exec tee " + repeat_to("{} ", bytes - 22) + "\\;", "silent", "deny"});
-    out.push_back({"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "silent",
-                   "silent"});
-    out.push_back({"pkill node and words", "pkill node " + repeat_to("x ", bytes - 11), "deny",
-                   "silent"});
+    out.push_back(
+        {"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "silent", "silent"});
+    out.push_back(
+        {"pkill node and words", "pkill node " + repeat_to("x ", bytes - 11), "deny", "silent"});
     return out;
 }
 

@@ -1,6 +1,8 @@
 // shell_lexer.cpp: the command model both guards share (docs/command-model.md), read in one pass.
 #include "common/shell_lexer.hpp"
 
+#include "common/trace.hpp"
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -155,17 +157,17 @@ enum class Assignments : std::uint8_t {
 };
 
 enum class Rest : std::uint8_t {
-    command,       // the words after the options (and operands) are a command
-    joined_line,   // joined by spaces, a command line (ssh, watch, cmd /c)
-    nothing,       // runs a command only through its shell-string option (su)
-    parallel,      // words before ::: are the command; with none, each argument after it is a line
-    find_clauses,  // -exec … ; and friends
-    fd_clauses,    // fd -x …, -X …
+    command,      // the words after the options (and operands) are a command
+    joined_line,  // joined by spaces, a command line (ssh, watch, cmd /c)
+    nothing,      // runs a command only through its shell-string option (su)
+    parallel,     // words before ::: are the command; with none, each argument after it is a line
+    find_clauses, // -exec … ; and friends
+    fd_clauses,   // fd -x …, -X …
 };
 
 struct WrapperRule {
     std::string_view name;
-    std::string_view subcommand = {};   // `docker exec`, `uv run`: this word must come next
+    std::string_view subcommand = {}; // `docker exec`, `uv run`: this word must come next
     std::string_view value_options = {};
     std::string_view attached_only = {};
     std::string_view long_values = {};   // each followed by a space: "--user --group "
@@ -176,7 +178,7 @@ struct WrapperRule {
     std::uint8_t operands = 0;           // words before the command (timeout DURATION, ssh HOST)
     Assignments assignments = Assignments::none;
     Rest rest = Rest::command;
-    bool fed_by_input = false; // xargs, parallel: the command's operands come from input
+    bool fed_by_input = false;   // xargs, parallel: the command's operands come from input
     bool dash_is_option = false; // `env -` is `env -i`
     bool version_suffix = false; // npx: a `name@version` command word is `name`
 };
@@ -204,7 +206,8 @@ constexpr std::array wrapper_rules{
                 .value_options = "sk",
                 .long_values = "--signal --kill-after ",
                 .operands = 1},
-    WrapperRule{.name = "stdbuf", .value_options = "ioe", .long_values = "--input --output --error "},
+    WrapperRule{
+        .name = "stdbuf", .value_options = "ioe", .long_values = "--input --output --error "},
     WrapperRule{.name = "setsid"},
     WrapperRule{.name = "unbuffer"},
     WrapperRule{.name = "unshare", .value_options = "SGRw"},
@@ -239,10 +242,11 @@ constexpr std::array wrapper_rules{
                 .rest = Rest::joined_line},
     WrapperRule{.name = "strace", .value_options = "eopsuaIXPb"},
     WrapperRule{.name = "ltrace", .value_options = "eopsuanAD"},
-    WrapperRule{.name = "systemd-run",
-                .value_options = "pEM",
-                .long_values = "--unit --property --setenv --description --slice --machine "
-                               "--working-directory --uid --gid --nice ",
+    WrapperRule{
+        .name = "systemd-run",
+        .value_options = "pEM",
+        .long_values = "--unit --property --setenv --description --slice --machine "
+                       "--working-directory --uid --gid --nice ",
     },
     WrapperRule{.name = "busybox"},
     WrapperRule{.name = "xargs",
@@ -279,8 +283,8 @@ constexpr std::array wrapper_rules{
                 .long_values = "--package --call ",
                 .shell_string_option = 'c',
                 .version_suffix = true},
-    WrapperRule{.name = "bunx", .value_options = "p", .long_values = "--package ",
-                .version_suffix = true},
+    WrapperRule{
+        .name = "bunx", .value_options = "p", .long_values = "--package ", .version_suffix = true},
     WrapperRule{.name = "pnpm",
                 .subcommand = "dlx",
                 .value_options = "p",
@@ -298,11 +302,12 @@ constexpr std::array wrapper_rules{
                 .long_values = "--package ",
                 .version_suffix = true},
     WrapperRule{.name = "yarn", .subcommand = "exec"},
-    WrapperRule{.name = "uv",
-                .subcommand = "run",
-                .value_options = "p",
-                .long_values = "--with --with-requirements --python --from --project --directory "
-                               "--env-file --extra --group --index --package --module ",
+    WrapperRule{
+        .name = "uv",
+        .subcommand = "run",
+        .value_options = "p",
+        .long_values = "--with --with-requirements --python --from --project --directory "
+                       "--env-file --extra --group --index --package --module ",
     },
     WrapperRule{.name = "poetry",
                 .subcommand = "run",
@@ -313,7 +318,7 @@ constexpr std::array wrapper_rules{
 };
 
 // Shells whose `-c` runs its string and that read a script from stdin without one.
-constexpr std::array<std::string_view, 9> shell_names{"bash", "sh",  "zsh", "dash", "ksh",
+constexpr std::array<std::string_view, 9> shell_names{"bash", "sh",  "zsh",  "dash",      "ksh",
                                                       "mksh", "ash", "fish", "busybox-sh"};
 
 bool is_shell_name(std::string_view name) {
@@ -697,8 +702,8 @@ private:
             if (pos_ > src_.size()) pos_ = src_.size();
             if (heredoc.feeds_shell && !deeper_than_cap(depth + 1)) {
                 r_.path.push_back({heredoc.shell, "<<"});
-                Lexer(r_, src_.substr(body_begin, body_end - body_begin), depth + 1,
-                      fed_by_input_, via_find_)
+                Lexer(r_, src_.substr(body_begin, body_end - body_begin), depth + 1, fed_by_input_,
+                      via_find_)
                     .run();
                 r_.path.pop_back();
             }
@@ -993,15 +998,31 @@ private:
             }
             const char e = src_[pos_++];
             switch (e) {
-            case 'n': text += '\n'; break;
-            case 't': text += '\t'; break;
-            case 'r': text += '\r'; break;
-            case 'a': text += '\a'; break;
-            case 'b': text += '\b'; break;
-            case 'f': text += '\f'; break;
-            case 'v': text += '\v'; break;
+            case 'n':
+                text += '\n';
+                break;
+            case 't':
+                text += '\t';
+                break;
+            case 'r':
+                text += '\r';
+                break;
+            case 'a':
+                text += '\a';
+                break;
+            case 'b':
+                text += '\b';
+                break;
+            case 'f':
+                text += '\f';
+                break;
+            case 'v':
+                text += '\v';
+                break;
             case 'e':
-            case 'E': text += '\x1b'; break;
+            case 'E':
+                text += '\x1b';
+                break;
             case 'c':
                 if (!at_end()) text += static_cast<char>(src_[pos_++] & 0x1f);
                 break;
@@ -1025,7 +1046,14 @@ private:
                 }
                 break;
             }
-            case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+            case '0':
+            case '1':
+            case '2':
+            case '3':
+            case '4':
+            case '5':
+            case '6':
+            case '7': {
                 int value = e - '0', digits = 1;
                 while (digits < 3 && !at_end() && src_[pos_] >= '0' && src_[pos_] <= '7') {
                     value = value * 8 + (src_[pos_++] - '0');
@@ -1098,8 +1126,8 @@ private:
                 const std::size_t limit = std::min(src_.size(), p + 256);
                 const std::size_t close = src_.substr(0, limit).find(']', p);
                 if (close != std::string_view::npos && close + 1 < src_.size() &&
-                    (src_[close + 1] == '=' ||
-                     (src_[close + 1] == '+' && close + 2 < src_.size() && src_[close + 2] == '=')) &&
+                    (src_[close + 1] == '=' || (src_[close + 1] == '+' && close + 2 < src_.size() &&
+                                                src_[close + 2] == '=')) &&
                     src_.substr(p, close - p).find('\n') == std::string_view::npos) {
                     word.source(pos_, p + 1);
                     pos_ = p + 1;
@@ -1115,8 +1143,8 @@ private:
         }
         while (!at_end()) {
             const char c = src_[pos_];
-            if (c == '(' && !in_array_ && !word.word.quoted && pos_ > begin && src_[pos_ - 1] == '=' &&
-                is_assignment(src_.substr(begin, pos_ - begin))) {
+            if (c == '(' && !in_array_ && !word.word.quoted && pos_ > begin &&
+                src_[pos_ - 1] == '=' && is_assignment(src_.substr(begin, pos_ - begin))) {
                 array_value(depth, word);
                 continue;
             }
@@ -1243,8 +1271,8 @@ private:
         }
         skip_blanks();
         simple.prefix_seen = true;
-        const bool has_target =
-            !at_end() && (!is_metachar(peek()) || ((peek() == '<' || peek() == '>') && op(1) == '('));
+        const bool has_target = !at_end() && (!is_metachar(peek()) ||
+                                              ((peek() == '<' || peek() == '>') && op(1) == '('));
         if (!has_target) return; // bash refuses the line; a targetless operator stores nothing
         const std::size_t target_at = pos_;
         r.target = read_word(depth, simple.scripts);
@@ -1392,7 +1420,8 @@ private:
             heredocs_[k].feeds_shell = true;
             heredocs_[k].shell = std::string(shell);
         }
-        if (simple.stdin_from_pipe && piped.valid) nested(piped.text, depth, {shell, "|"}, fed, find);
+        if (simple.stdin_from_pipe && piped.valid)
+            nested(piped.text, depth, {shell, "|"}, fed, find);
     }
 
     // The index of the string `bash -c` runs, options anywhere before it; `stdin` is set when
@@ -1445,9 +1474,9 @@ private:
     }
 
     struct WrapperReading {
-        std::size_t command = 0;       // index of the wrapped command word (== end: none)
-        bool query = false;            // runs nothing
-        bool exec = false;             // watch -x
+        std::size_t command = 0; // index of the wrapped command word (== end: none)
+        bool query = false;      // runs nothing
+        bool exec = false;       // watch -x
         std::optional<std::size_t> shell_string;
         std::optional<std::string_view> split_string; // env -S
     };
@@ -1618,7 +1647,8 @@ private:
                         continue;
                     }
                 }
-                std::string_view text = w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));
+                std::string_view text =
+                    w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));
                 if (w.unquoted_ifs) {
                     const std::size_t cut = std::min(text.find("$IFS"), text.find("${IFS}"));
                     if (cut != std::string_view::npos && cut > 0) text = text.substr(0, cut);
@@ -1656,8 +1686,8 @@ private:
                     const bool fed = walk.fed_by_input || rule->fed_by_input;
                     if (reading.split_string) {
                         if (rule->split_string_option != 0) {
-                            const std::string_view line = join_scripts(simple,
-                                words.subspan(reading.command, end - reading.command),
+                            const std::string_view line = join_scripts(
+                                simple, words.subspan(reading.command, end - reading.command),
                                 std::string("env ") + std::string(*reading.split_string));
                             nested(line, depth, {name, "-S"}, fed, walk.via_find);
                         } else {
@@ -1666,14 +1696,15 @@ private:
                         break;
                     }
                     if (reading.shell_string) {
-                        nested(script_of(simple, words[*reading.shell_string]), depth, {name, "-c"}, fed,
-                               walk.via_find);
+                        nested(script_of(simple, words[*reading.shell_string]), depth, {name, "-c"},
+                               fed, walk.via_find);
                         break;
                     }
                     if (rule->rest == Rest::nothing) break;
                     if (rule->rest == Rest::joined_line && !reading.exec) {
                         if (reading.command < end)
-                            nested(join_scripts(simple, words.subspan(reading.command, end - reading.command)),
+                            nested(join_scripts(simple, words.subspan(reading.command,
+                                                                      end - reading.command)),
                                    depth, {name, "…"}, fed, walk.via_find);
                         break;
                     }
@@ -1684,7 +1715,8 @@ private:
                             ++marker;
                         if (marker == reading.command) {
                             for (std::size_t k = marker + 1; k < end; ++k)
-                                nested(script_of(simple, words[k]), depth, {name, ":::"}, fed, walk.via_find);
+                                nested(script_of(simple, words[k]), depth, {name, ":::"}, fed,
+                                       walk.via_find);
                             break;
                         }
                         end = marker;
@@ -1699,7 +1731,8 @@ private:
                 if (is_shell_name(name) || shell_variable) {
                     const std::size_t first = i + 1;
                     bool reads_stdin = false;
-                    const std::optional<std::size_t> at = shell_string_at(words, first, end, reads_stdin);
+                    const std::optional<std::size_t> at =
+                        shell_string_at(words, first, end, reads_stdin);
                     cmd.words = words.subspan(i, end - i);
                     cmd.is_wrapper = at.has_value();
                     hand(cmd);
@@ -1731,8 +1764,8 @@ private:
                     } else if (const Word* script = first_operand(words, first, end);
                                script != nullptr && script->text.starts_with("<(") &&
                                script->script_index != 0) {
-                        nested(script_of(simple, *script), depth, {name, "<(…)"},
-                               walk.fed_by_input, walk.via_find);
+                        nested(script_of(simple, *script), depth, {name, "<(…)"}, walk.fed_by_input,
+                               walk.via_find);
                     }
                     break;
                 }
@@ -1742,8 +1775,8 @@ private:
                     cmd.words = words.subspan(i, end - i);
                     cmd.is_wrapper = true;
                     hand(cmd);
-                    nested(join_scripts(simple, words.subspan(first, end - first)), depth, {name, ""},
-                           walk.fed_by_input, walk.via_find);
+                    nested(join_scripts(simple, words.subspan(first, end - first)), depth,
+                           {name, ""}, walk.fed_by_input, walk.via_find);
                     break;
                 }
                 if ((name == "source" || name == ".") && i + 1 < end) {
@@ -1767,7 +1800,8 @@ private:
                     if (name == "echo")
                         while (first < end && words[first].text.size() >= 2 &&
                                words[first].text[0] == '-' &&
-                               words[first].text.find_first_not_of("neE", 1) == std::string_view::npos)
+                               words[first].text.find_first_not_of("neE", 1) ==
+                                   std::string_view::npos)
                             ++first;
                     for (std::size_t k = first; k < end; ++k) {
                         if (k > first) piped.text += ' ';
@@ -1799,13 +1833,15 @@ private:
         r_.path.push_back({rule.name, "-exec"});
         while (i < end) {
             const std::string_view w = words[i].text;
-            const bool opens = rule.rest == Rest::find_clauses
-                                   ? (w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir")
-                                   : (w == "-x" || w == "--exec" || w == "-X" || w == "--exec-batch");
+            const bool opens =
+                rule.rest == Rest::find_clauses
+                    ? (w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir")
+                    : (w == "-x" || w == "--exec" || w == "-X" || w == "--exec-batch");
             ++i;
             if (!opens) continue;
             std::size_t j = i;
-            while (j < end && words[j].text != ";" && !(rule.rest == Rest::find_clauses && words[j].text == "+"))
+            while (j < end && words[j].text != ";" &&
+                   !(rule.rest == Rest::find_clauses && words[j].text == "+"))
                 ++j;
             if (j > i) found.push_back({i, j, path_size, walk.fed_by_input, true});
             i = j + 1;
@@ -1946,8 +1982,7 @@ private:
                 }
                 if ((mode == Mode::command_start || mode == Mode::for_header ||
                      mode == Mode::for_name) &&
-                    op(1) == '(' &&
-                    simple.words.empty()) {
+                    op(1) == '(' && simple.words.empty()) {
                     const std::size_t second = op_pos(pos_, 1);
                     if (is_arithmetic(second)) {
                         pos_ = second + 1;
@@ -2153,7 +2188,8 @@ public:
         inv.command_word = own(c.words[0]);
         for (const Word& w : c.args()) inv.args.push_back(own(w));
         for (const Word& w : c.assignments) inv.assignments.push_back(own(w));
-        for (const Redirect& rd : c.redirects) inv.redirects.push_back({rd.fd, rd.kind, own(rd.target)});
+        for (const Redirect& rd : c.redirects)
+            inv.redirects.push_back({rd.fd, rd.kind, own(rd.target)});
         inv.path = describe_path(c.path);
         inv.depth = c.depth;
         inv.is_wrapper = c.is_wrapper;
@@ -2222,7 +2258,9 @@ bool glob_matches(std::string_view pattern, std::string_view name) {
                     bool in = false;
                     for (std::size_t s = 0; s < set.size(); ++s) {
                         if (s + 2 < set.size() && set[s + 1] == '-') {
-                            if (lower(name[k]) >= lower(set[s]) && lower(name[k]) <= lower(set[s + 2])) in = true;
+                            if (lower(name[k]) >= lower(set[s]) &&
+                                lower(name[k]) <= lower(set[s + 2]))
+                                in = true;
                             s += 2;
                         } else if (lower(set[s]) == name[k]) {
                             in = true;
@@ -2248,6 +2286,39 @@ bool glob_matches(std::string_view pattern, std::string_view name) {
 std::string_view strip_path_prefix(std::string_view word) {
     const std::size_t slash = word.find_last_of("/\\");
     return slash == std::string_view::npos ? word : word.substr(slash + 1);
+}
+
+std::string joined_words(const Command& command, std::size_t max_bytes) {
+    std::string out;
+    for (const Word& w : command.words) {
+        if (!out.empty()) out += ' ';
+        if (out.size() + w.text.size() > max_bytes) {
+            out += "…";
+            break;
+        }
+        out += w.text;
+    }
+    return out;
+}
+
+Summary explain_commands(std::string_view command, Trace& trace) {
+    constexpr std::size_t listed_at_most = 200;
+    struct Lister final : CommandSink {
+        Trace& trace;
+        std::size_t found = 0;
+        explicit Lister(Trace& t) : trace(t) {}
+        void command(const Command& c) override {
+            if (c.words.empty() || ++found > listed_at_most) return;
+            std::string line = "command `" + std::string(c.name) + "`: " + joined_words(c);
+            if (!c.path.empty()) line += "  (through " + describe_path(c.path) + ")";
+            trace.step(std::move(line));
+        }
+    } lister(trace);
+    const Summary summary = read_commands(command, lister);
+    if (lister.found > listed_at_most)
+        trace.step("… and " + std::to_string(lister.found - listed_at_most) + " more commands");
+    if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
+    return summary;
 }
 
 std::string describe_path(std::span<const PathStep> path, std::size_t max_steps) {

@@ -1,4 +1,5 @@
-// shell_lexer.hpp: the command model both guards share: every simple command a bash command line can run.
+// shell_lexer.hpp: the command model both guards share: every simple command a bash command line
+// can run.
 //
 // `read_commands` reads a command line as bash 5 would run it and hands each simple command that
 // can run to a sink, with its normalised name, its words, its redirections, the flags the rules
@@ -25,6 +26,10 @@
 #include <string_view>
 #include <vector>
 
+namespace viber {
+class Trace;
+}
+
 namespace viber::shell {
 
 // One word after quote removal. Expansions stay as written: `$x` is the text "$x".
@@ -37,7 +42,7 @@ struct Word {
     // `"$(cat <<EOF … EOF)"` idiom). Kept out of line so a word stays 24 bytes: a simple command
     // of half a million words is 12 MB.
     std::uint16_t script_index = 0;
-    bool quoted : 1 = false;           // some part was quoted ('…', "…", $'…') or backslash-escaped
+    bool quoted : 1 = false; // some part was quoted ('…', "…", $'…') or backslash-escaped
     bool has_substitution : 1 = false; // holds $(…) or `…` unquoted or inside double quotes
     bool unquoted_ifs : 1 = false;     // holds an unquoted $IFS / ${IFS}
     bool unquoted_glob : 1 = false;    // holds an unquoted ?, * or [
@@ -70,24 +75,26 @@ struct Redirect {
 // (`bash -c`, `$(…)`, `` `…` ``, `<(…)`, `eval`, `find -exec`, `bash <<EOF`, `| bash`).
 struct PathStep {
     std::string_view name; // "sudo", "bash", "find", "" for a substitution
-    std::string_view how;  // "", "-c", "$(…)", "`…`", "<(…)", "eval", "-exec", "<<", "<<<", "|", …
+    std::string_view how; // "", "-c", "$(…)", "`…`", "<(…)", "eval", "-exec", "<<", "<<<", "|", …
 };
 
 struct Command {
-    std::string_view name;             // normalised: path stripped, lower case, `.exe` cut; "" for redirections alone
+    std::string_view
+        name; // normalised: path stripped, lower case, `.exe` cut; "" for redirections alone
     std::span<const Word> words;       // words[0] is the command word; empty for redirections alone
     std::span<const Word> assignments; // NAME=value words before the command word
     std::span<const Redirect> redirects;
-    std::span<const PathStep> path;    // outermost first
-    unsigned depth = 0;                // nesting levels: $(…), `…`, subshells, strings read again
-    bool first_in_simple_command = false; // the outermost command of its simple command (judge its redirects once)
-    bool is_wrapper = false;           // runs a command given after it (listed next), or a string
-    bool query = false;                // `command -v x`: looks a name up, runs nothing
-    bool glob_name = false;            // the name holds unquoted glob characters: use matches()
-    bool fed_by_input = false;         // run by xargs or parallel: its operands come from input
-    bool via_find = false;             // run by find -exec / fd -x: `{}` is a found path
-    bool stdin_from_pipe = false;      // not the first command of a pipeline
-    bool stdin_from_heredoc = false;   // a << or <<< redirection feeds it
+    std::span<const PathStep> path; // outermost first
+    unsigned depth = 0;             // nesting levels: $(…), `…`, subshells, strings read again
+    bool first_in_simple_command =
+        false; // the outermost command of its simple command (judge its redirects once)
+    bool is_wrapper = false;         // runs a command given after it (listed next), or a string
+    bool query = false;              // `command -v x`: looks a name up, runs nothing
+    bool glob_name = false;          // the name holds unquoted glob characters: use matches()
+    bool fed_by_input = false;       // run by xargs or parallel: its operands come from input
+    bool via_find = false;           // run by find -exec / fd -x: `{}` is a found path
+    bool stdin_from_pipe = false;    // not the first command of a pipeline
+    bool stdin_from_heredoc = false; // a << or <<< redirection feeds it
     bool stdin_from_process_substitution = false; // `< <(…)` feeds it
 
     std::span<const Word> args() const { return words.empty() ? words : words.subspan(1); }
@@ -107,8 +114,9 @@ public:
 };
 
 struct Summary {
-    std::size_t chain_operators = 0; // unquoted `;`, `&&`, `||` where commands run (not `;;`, `[[ && ]]`, arithmetic)
-    bool reached_depth_cap = false;  // some part nested deeper than Options::max_depth was skipped
+    std::size_t chain_operators =
+        0; // unquoted `;`, `&&`, `||` where commands run (not `;;`, `[[ && ]]`, arithmetic)
+    bool reached_depth_cap = false; // some part nested deeper than Options::max_depth was skipped
 };
 
 struct Options {
@@ -158,7 +166,7 @@ struct Invocation {
 };
 
 struct Analysis {
-    std::vector<Invocation> invocations; // commands with a command word, in the order found
+    std::vector<Invocation> invocations;  // commands with a command word, in the order found
     std::vector<OwnedRedirect> redirects; // every redirection, also those of a bare redirection
     std::vector<std::pair<std::string, bool>> loop_variables;
     std::size_t chain_operators = 0;
@@ -166,6 +174,14 @@ struct Analysis {
 };
 
 Analysis analyze(std::string_view command, const Options& options = {});
+
+// The words of `command` joined by spaces for --explain, cut after about `max_bytes` (a command
+// may hold a mebibyte of words; a person needs its start).
+std::string joined_words(const Command& command, std::size_t max_bytes = 1000);
+
+// --explain's listing: each command `command` runs, with its words and wrapper path, as trace
+// steps (the first 200; the rest are counted), and the nesting cap when it was reached.
+Summary explain_commands(std::string_view command, Trace& trace);
 
 // The path of `command` as `--explain` prints it: "sudo > bash -c > $(…)", "" at top level. A
 // path longer than `max_steps` keeps its first and last steps and says how many it left out, so

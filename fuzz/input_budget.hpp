@@ -25,7 +25,8 @@ public:
         const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
         const long long grown = resident_bytes() - rss_;
         if (ms > max_ms) {
-            std::fprintf(stderr, "input budget: the decision took %lld ms (limit %lld)\n", ms, max_ms);
+            std::fprintf(stderr, "input budget: the decision took %lld ms (limit %lld)\n", ms,
+                         max_ms);
             std::abort();
         }
         if (grown > max_growth) {

@@ -1,4 +1,5 @@
-// kill_guard.cpp: kill-guard's rules (docs/kill-guard.md), kept as a table, and the decision around them.
+// kill_guard.cpp: kill-guard's rules (docs/kill-guard.md), kept as a table, and the decision around
+// them.
 //
 // Why: a viber agent that stops processes by name (`pkill node`, `killall python`, `taskkill /IM
 // node.exe`, `fuser -k 3000/tcp`, `pgrep x | xargs kill`, `kill $(pgrep x)`) also stops processes
@@ -43,28 +44,39 @@ struct Rule {
 };
 
 constexpr std::array rules{
-    Rule{.command = "killall", .when = When::always,
+    Rule{.command = "killall",
+         .when = When::always,
          .why = "killall stops every process with that name"},
-    Rule{.command = "killall5", .when = When::always,
+    Rule{.command = "killall5",
+         .when = When::always,
          .why = "killall5 signals every process but its own session"},
-    Rule{.command = "pkill", .when = When::always,
+    Rule{.command = "pkill",
+         .when = When::always,
          .why = "pkill stops every process whose name or command line matches"},
-    Rule{.command = "skill", .when = When::always,
+    Rule{.command = "skill",
+         .when = When::always,
          .why = "skill stops every process matching a name, user or terminal"},
-    Rule{.command = "snice", .when = When::always,
+    Rule{.command = "snice",
+         .when = When::always,
          .why = "snice changes and can stop every process matching a name, user or terminal"},
-    Rule{.command = "kill-port", .when = When::always,
+    Rule{.command = "kill-port",
+         .when = When::always,
          .why = "kill-port stops whatever holds the port, whoever started it"},
-    Rule{.command = "taskkill", .when = When::search_option,
+    Rule{.command = "taskkill",
+         .when = When::search_option,
          .why = "taskkill /IM or /FI stops every process its search matches"},
-    Rule{.command = "fuser", .when = When::kill_option,
+    Rule{.command = "fuser",
+         .when = When::kill_option,
          .why = "fuser -k stops whatever holds the file or port, whoever started it"},
-    Rule{.command = "kill", .when = When::kill_by_search,
+    Rule{.command = "kill",
+         .when = When::kill_by_search,
          .why = "kill with PID -1 or 0, or with PIDs from a search, stops processes you did not "
                 "start"},
-    Rule{.command = "powershell", .when = When::powershell_by_name,
+    Rule{.command = "powershell",
+         .when = When::powershell_by_name,
          .why = "Stop-Process -Name stops every process with that name"},
-    Rule{.command = "pwsh", .when = When::powershell_by_name,
+    Rule{.command = "pwsh",
+         .when = When::powershell_by_name,
          .why = "Stop-Process -Name stops every process with that name"},
 };
 
@@ -80,9 +92,8 @@ char lower(char c) {
 }
 
 bool equals_folded(std::string_view a, std::string_view lower_b) {
-    return a.size() == lower_b.size() &&
-           std::equal(a.begin(), a.end(), lower_b.begin(),
-                      [](char x, char y) { return lower(x) == y; });
+    return a.size() == lower_b.size() && std::equal(a.begin(), a.end(), lower_b.begin(),
+                                                    [](char x, char y) { return lower(x) == y; });
 }
 
 // `/IM`, `//IM`, `-IM`, `/FI`, any case.
@@ -113,8 +124,8 @@ bool fuser_kills(std::span<const Word> args) {
 // The signal and operands of `kill` (bash's builtin and procps agree on this much): the first
 // word opening with `-` is the signal unless it is `--`, `-s X` or `-n N`; `-l`/`-L` list.
 struct KillCall {
-    bool lists = false;      // -l, -L: prints signal names, stops nothing
-    bool checks = false;     // signal 0: tests the PIDs exist, stops nothing
+    bool lists = false;       // -l, -L: prints signal names, stops nothing
+    bool checks = false;      // signal 0: tests the PIDs exist, stops nothing
     std::size_t operands = 0; // index of the first PID operand in args
 };
 
@@ -149,16 +160,15 @@ KillCall read_kill(std::span<const Word> args) {
 }
 
 // The names a word expands: `$p`, `${p}`, `"${ps[@]}"`.
-template <typename F>
-void for_each_variable(std::string_view text, F&& visit) {
+template <typename F> void for_each_variable(std::string_view text, F&& visit) {
     for (std::size_t i = 0; i + 1 < text.size(); ++i) {
         if (text[i] != '$') continue;
         std::size_t start = i + 1;
         if (text[start] == '{') ++start;
         std::size_t end = start;
-        while (end < text.size() &&
-               (text[end] == '_' || (text[end] >= 'a' && text[end] <= 'z') ||
-                (text[end] >= 'A' && text[end] <= 'Z') || (end > start && text[end] >= '0' && text[end] <= '9')))
+        while (end < text.size() && (text[end] == '_' || (text[end] >= 'a' && text[end] <= 'z') ||
+                                     (text[end] >= 'A' && text[end] <= 'Z') ||
+                                     (end > start && text[end] >= '0' && text[end] <= '9')))
             ++end;
         if (end > start) visit(text.substr(start, end - start));
         i = end > i ? end - 1 : i;
@@ -190,8 +200,8 @@ bool powershell_stops_by_name(std::span<const Word> args) {
         const std::string_view text = args[i].text;
         std::size_t p = 0;
         while (p < text.size()) {
-            while (p < text.size() && (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' ||
-                                       text[p] == '\r'))
+            while (p < text.size() &&
+                   (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' || text[p] == '\r'))
                 ++p;
             if (p < text.size() && (text[p] == ';' || text[p] == '|')) {
                 in_stop = false;
@@ -207,27 +217,13 @@ bool powershell_stops_by_name(std::span<const Word> args) {
             if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
                 equals_folded(token, "kill"))
                 in_stop = true;
-            else if (in_stop && (equals_folded(token, "-name") || equals_folded(token, "-processname")))
+            else if (in_stop &&
+                     (equals_folded(token, "-name") || equals_folded(token, "-processname")))
                 return true;
             p = e;
         }
     }
     return false;
-}
-
-// The command's words for --explain, cut after about 1,000 bytes (a command may hold a
-// mebibyte of words; the explanation needs its start).
-std::string join_words(const Command& c) {
-    std::string out;
-    for (const Word& w : c.words) {
-        if (!out.empty()) out += ' ';
-        if (out.size() + w.text.size() > 1000) {
-            out += "…";
-            break;
-        }
-        out += w.text;
-    }
-    return out;
 }
 
 // Reads the command model once, keeping the first finding and what the variable rule needs.
@@ -242,8 +238,8 @@ public:
             if (r.kind == shell::RedirectKind::input && r.target_is_process_substitution)
                 fed_reads_all_ = true;
         if (c.words.empty() || c.query || found) return;
-        if (c.name == "local" || c.name == "declare" || c.name == "typeset" ||
-            c.name == "export" || c.name == "readonly") {
+        if (c.name == "local" || c.name == "declare" || c.name == "typeset" || c.name == "export" ||
+            c.name == "readonly") {
             for (const Word& a : c.args())
                 if (a.has_substitution) filled_.insert(std::string(assigned_name(a.text)));
             return;
@@ -269,8 +265,7 @@ public:
     // After the whole command: a kill whose operand expands a variable filled from a search.
     void finish() {
         if (found) return;
-        for (const std::string& name : read_names_fed_)
-            filled_.insert(name);
+        for (const std::string& name : read_names_fed_) filled_.insert(name);
         if (fed_reads_all_)
             for (const std::string& name : read_names_) filled_.insert(name);
         for (const PendingKill& kill : kills_) {
@@ -299,8 +294,8 @@ private:
     std::vector<PendingKill> kills_;
 
     void record(const Command& c, std::string_view why) {
-        found = StopByName{std::string(c.name), join_words(c), shell::describe_path(c.path), why,
-                           false};
+        found = StopByName{std::string(c.name), shell::joined_words(c),
+                           shell::describe_path(c.path), why, false};
     }
 
     void note_read(const Command& c) {
@@ -348,12 +343,11 @@ private:
             PendingKill pending;
             for (const Word& w : operands) {
                 if (w.has_substitution) return true;
-                for_each_variable(w.text, [&](std::string_view name) {
-                    pending.variables.emplace_back(name);
-                });
+                for_each_variable(
+                    w.text, [&](std::string_view name) { pending.variables.emplace_back(name); });
             }
             if (!pending.variables.empty()) {
-                pending.words = join_words(c);
+                pending.words = shell::joined_words(c);
                 pending.path = shell::describe_path(c.path);
                 kills_.push_back(std::move(pending));
             }
@@ -374,31 +368,6 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
         return StopByName{"", "", "", "the command nests deeper than 32 levels", true};
     return finder.found;
 }
-
-namespace {
-
-// --explain: every command the model found, with its words and wrapper path.
-void explain_commands(std::string_view command, Trace& trace) {
-    struct Lister final : shell::CommandSink {
-        Trace& trace;
-        explicit Lister(Trace& t) : trace(t) {}
-        std::size_t listed = 0;
-        void command(const Command& c) override {
-            if (c.words.empty()) return;
-            // A person reads the first few hundred; a mebibyte of commands is counted, not listed.
-            if (++listed > 200) return;
-            std::string line = "command `" + std::string(c.name) + "`: " + join_words(c);
-            if (!c.path.empty()) line += "  (through " + shell::describe_path(c.path) + ")";
-            trace.step(std::move(line));
-        }
-    } lister(trace);
-    const shell::Summary summary = shell::read_commands(command, lister);
-    if (lister.listed > 200)
-        trace.step("… and " + std::to_string(lister.listed - 200) + " more commands");
-    if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
-}
-
-} // namespace
 
 namespace {
 
@@ -430,7 +399,7 @@ Decision decide(const HookInput& in, Trace& trace) {
     if (!command) return Decision::nothing();
     if (trace.on()) {
         trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
-        explain_commands(*command, trace);
+        (void)shell::explain_commands(*command, trace);
     }
     const std::optional<StopByName> found = find_stop_by_name(*command);
     if (!found) return Decision::nothing();

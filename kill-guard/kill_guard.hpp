@@ -12,10 +12,10 @@ namespace viber::kill_guard {
 
 // What a refused command does, for the reason text and --explain.
 struct StopByName {
-    std::string command;  // the normalised name ("pkill", "taskkill", "kill")
-    std::string words;    // the command's words, joined by spaces
-    std::string path;     // the wrapper path through which it was found ("sudo > bash -c")
-    std::string_view why; // the rule's one-line rationale
+    std::string command;      // the normalised name ("pkill", "taskkill", "kill")
+    std::string words;        // the command's words, joined by spaces
+    std::string path;         // the wrapper path through which it was found ("sudo > bash -c")
+    std::string_view why;     // the rule's one-line rationale
     bool nesting_cap = false; // the command nests deeper than the lexer's cap
 };
 

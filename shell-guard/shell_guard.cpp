@@ -7,7 +7,8 @@
 //      next step: `make && rm x` hides a second command behind an allowed first, and `a; b` runs b
 //      after a failed a. The rule is lexical (any unquoted `;`, `&&`, `||` wherever commands run,
 //      `for …; do …; done` included) so the agent can apply it without judging which chains are
-//      harmless. A newline, `|`, `&`, a case clause's `;;` and the `&&` of `[[ … ]]` are not chains.
+//      harmless. A newline, `|`, `&`, a case clause's `;;` and the `&&` of `[[ … ]]` are not
+//      chains.
 //   R2 git that discards or moves the shared work tree (coder and both reviewers). The coders and
 //      reviewers of one build share one working tree, one index and one stash stack: stash,
 //      checkout, restore, clean, switch, `reset --hard|--merge|--keep`, checkout-index and
@@ -137,8 +138,7 @@ bool is_option(std::string_view w) {
 // `--in` and `--in-pl=.bak` are `--in-place`: GNU tools take an unambiguous prefix of a long
 // option. `option` is the word up to any `=`.
 bool is_long_prefix(std::string_view option, std::string_view full, std::size_t unique_from) {
-    return option.size() >= unique_from && option.size() <= full.size() &&
-           full.starts_with(option);
+    return option.size() >= unique_from && option.size() <= full.size() && full.starts_with(option);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,8 +246,10 @@ bool is_write_target(std::string_view target, Place& place) {
             std::size_t end = path.find('/', start);
             if (end == std::string_view::npos) end = path.size();
             const std::string_view segment = std::string_view(path).substr(start, end - start);
-            if (segment == "..") --height;
-            else if (!segment.empty() && segment != ".") ++height;
+            if (segment == "..")
+                --height;
+            else if (!segment.empty() && segment != ".")
+                ++height;
             if (height < 0) return true; // above the working directory: outside .temp/
             start = end + 1;
         }
@@ -277,14 +279,16 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // R2: git's global options, kept as tables.
 
-constexpr std::array<std::string_view, 9> git_options_with_value{
-    "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env",
-    "--attr-source", "--list-cmds"};
+constexpr std::array<std::string_view, 9> git_options_with_value{"-C",           "-c",
+                                                                 "--git-dir",    "--work-tree",
+                                                                 "--namespace",  "--super-prefix",
+                                                                 "--config-env", "--attr-source",
+                                                                 "--list-cmds"};
 // These make git print something and exit before any subcommand runs.
 constexpr std::array<std::string_view, 7> git_options_that_exit{
     "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path"};
-constexpr std::array<std::string_view, 6> git_writes{"stash",  "checkout", "restore",
-                                                     "clean",  "switch",   "checkout-index"};
+constexpr std::array<std::string_view, 6> git_writes{"stash", "checkout", "restore",
+                                                     "clean", "switch",   "checkout-index"};
 
 // `alias.x=…` / `help.autocorrect=…` given to `-c`: either can make any word run a git write.
 bool is_dangerous_git_config(std::string_view setting) {
@@ -318,20 +322,19 @@ bool runs_git_write(const Command& git) {
         });
     if (subcommand == "read-tree")
         return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
-            return w.text == "-u" ||
-                   (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
-                    w.text.find('u') != std::string_view::npos);
+            return w.text == "-u" || (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
+                                      w.text.find('u') != std::string_view::npos);
         });
     return false;
 }
 
 // find's tests and actions that take a value: `-name -delete` names a file, it deletes nothing.
 constexpr std::array<std::string_view, 34> find_value_primaries{
-    "-name",   "-iname",  "-path",    "-ipath",   "-wholename", "-iwholename", "-regex",
-    "-iregex", "-lname",  "-ilname",  "-type",    "-xtype",     "-user",       "-group",
-    "-uid",    "-gid",    "-perm",    "-size",    "-newer",     "-anewer",     "-cnewer",
-    "-atime",  "-ctime",  "-mtime",   "-amin",    "-cmin",      "-mmin",       "-maxdepth",
-    "-mindepth", "-printf", "-fprint", "-fprint0", "-samefile", "-inum"};
+    "-name",     "-iname",  "-path",   "-ipath",   "-wholename", "-iwholename", "-regex",
+    "-iregex",   "-lname",  "-ilname", "-type",    "-xtype",     "-user",       "-group",
+    "-uid",      "-gid",    "-perm",   "-size",    "-newer",     "-anewer",     "-cnewer",
+    "-atime",    "-ctime",  "-mtime",  "-amin",    "-cmin",      "-mmin",       "-maxdepth",
+    "-mindepth", "-printf", "-fprint", "-fprint0", "-samefile",  "-inum"};
 
 // find's `-delete` action, outside the values of other primaries and outside -exec clauses.
 bool find_deletes(Words args) {
@@ -367,7 +370,8 @@ bool removes_files(const Command& c) {
             if (is_option(w) && w.find('u') != std::string_view::npos &&
                 w.find_first_of("ns") == std::string_view::npos)
                 return true;
-            if (is_option(w) && (w.find('n') != std::string_view::npos || w.find('s') != std::string_view::npos)) {
+            if (is_option(w) &&
+                (w.find('n') != std::string_view::npos || w.find('s') != std::string_view::npos)) {
                 // -n N / -s N take a value: a `u` before them in the group still counts
                 const std::size_t value_at = w.find_first_of("ns");
                 if (w.substr(0, value_at).find('u') != std::string_view::npos) return true;
@@ -391,7 +395,8 @@ struct Launch {
 
 bool inside_temp(std::string_view path);
 
-// python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a value.
+// python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
+// value.
 Launch python_launch(Words args) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -431,10 +436,18 @@ Launch python_launch(Words args) {
 // node and friends (tsx, ts-node): -e/--eval/-p/--print give the code; -r, --import … load a
 // module, which counts when it is .temp/ code.
 Launch node_launch(Words args) {
-    static constexpr std::array<std::string_view, 12> with_value{
-        "-r",         "--require",     "--import",      "--loader",          "--experimental-loader",
-        "-C",         "--conditions",  "--input-type",  "--title",           "--env-file",
-        "--inspect-port", "--redirect-warnings"};
+    static constexpr std::array<std::string_view, 12> with_value{"-r",
+                                                                 "--require",
+                                                                 "--import",
+                                                                 "--loader",
+                                                                 "--experimental-loader",
+                                                                 "-C",
+                                                                 "--conditions",
+                                                                 "--input-type",
+                                                                 "--title",
+                                                                 "--env-file",
+                                                                 "--inspect-port",
+                                                                 "--redirect-warnings"};
     static constexpr std::array<std::string_view, 4> loads_code{"-r", "--require", "--import",
                                                                 "--loader"};
     Launch launch;
@@ -465,9 +478,9 @@ Launch node_launch(Words args) {
         const std::size_t eq = w.find('=');
         const std::string_view option = w.substr(0, eq);
         if (one_of(option, loads_code)) {
-            const std::string_view value =
-                eq != std::string_view::npos ? w.substr(eq + 1)
-                                             : (i + 1 < args.size() ? args[i + 1].text : "");
+            const std::string_view value = eq != std::string_view::npos
+                                               ? w.substr(eq + 1)
+                                               : (i + 1 < args.size() ? args[i + 1].text : "");
             if (inside_temp(value)) launch.temp_code = true;
         }
         if (eq == std::string_view::npos && one_of(w, with_value)) ++i;
@@ -569,8 +582,8 @@ Launch php_launch(Words args) {
             if (i + 1 < args.size()) launch.script = args[i + 1].text;
             return launch;
         }
-        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-m" ||
-            w == "-i" || w == "-l") {
+        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-m" || w == "-i" ||
+            w == "-l") {
             launch.names_other = true;
             return launch;
         }
@@ -652,7 +665,8 @@ Launch deno_launch(Words args) {
         const std::string_view w = args[i].text;
         if (is_option(w)) {
             if (w.find('=') == std::string_view::npos && one_of(w, with_value)) ++i;
-            if (w == "--version" || w == "-V" || w == "--help" || w == "-h") launch.names_other = true;
+            if (w == "--version" || w == "-V" || w == "--help" || w == "-h")
+                launch.names_other = true;
             continue;
         }
         if (!running) {
@@ -681,8 +695,7 @@ struct InlineFlags {
     std::array<std::string_view, 4> flags;
 };
 
-template <const InlineFlags& Flags>
-Launch flag_launch(Words args) {
+template <const InlineFlags& Flags> Launch flag_launch(Words args) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
@@ -771,13 +784,17 @@ bool awk_program_runs_command(std::string_view program) {
     for (std::size_t i = 0; i < program.size(); ++i) {
         const char c = program[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
         if (in_regex) {
-            if (c == '\\') ++i;
-            else if (c == '/') in_regex = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '/')
+                in_regex = false;
             continue;
         }
         if (c == '"') {
@@ -853,8 +870,7 @@ bool assignment_loads_temp_code(std::string_view assignment) {
     std::string_view name = assignment.substr(0, eq);
     if (name.ends_with("+")) name.remove_suffix(1);
     if (!one_of(name, code_loading_variables)) return false;
-    return assignment.find(".temp/") != std::string_view::npos ||
-           assignment.ends_with(".temp");
+    return assignment.find(".temp/") != std::string_view::npos || assignment.ends_with(".temp");
 }
 
 // R5 for one command.
@@ -963,8 +979,7 @@ Operands operands_of(Words args, std::string_view value_letters,
 
 // Calls `write` with every file `c` writes (its own operands; redirections are judged apart).
 // Returns true when the files come from input the guard cannot see (sed -i under xargs).
-template <typename Write>
-bool written_files(const Command& c, Write&& write) {
+template <typename Write> bool written_files(const Command& c, Write&& write) {
     const Words args = c.args();
     if (c.is("tee")) {
         bool options_done = false;
@@ -1001,7 +1016,8 @@ bool written_files(const Command& c, Write&& write) {
                            is_long_prefix(option, "--file", 4)) {
                     script_given = true;
                     if (eq == std::string_view::npos) ++i;
-                } else if (is_long_prefix(option, "--line-length", 3) && eq == std::string_view::npos) {
+                } else if (is_long_prefix(option, "--line-length", 3) &&
+                           eq == std::string_view::npos) {
                     ++i;
                 }
                 continue;
@@ -1060,9 +1076,10 @@ bool written_files(const Command& c, Write&& write) {
         return false;
     }
     if (c.is("cp") || c.is("install") || c.is("ln") || c.is("mv")) {
-        const Operands ops = c.is("install")
-                                 ? operands_of(args, "mogS", {"--mode", "--owner", "--group", "--suffix"})
-                                 : operands_of(args, "S", {"--suffix"});
+        const Operands ops =
+            c.is("install")
+                ? operands_of(args, "mogS", {"--mode", "--owner", "--group", "--suffix"})
+                : operands_of(args, "S", {"--suffix"});
         // A directory destination: the files land inside it.
         const auto into = [&](std::string_view dir) { write(std::string(dir) + "/f"); };
         if (ops.target_directory) {
@@ -1098,8 +1115,9 @@ bool written_files(const Command& c, Write&& write) {
                 const std::size_t eq = w.find('=');
                 const std::string_view option = w.substr(0, eq);
                 if (option == "--output") {
-                    write(eq != std::string_view::npos ? w.substr(eq + 1)
-                                                       : (i + 1 < args.size() ? args[++i].text : ""));
+                    write(eq != std::string_view::npos
+                              ? w.substr(eq + 1)
+                              : (i + 1 < args.size() ? args[++i].text : ""));
                 } else if (option == "--remote-name" || option == "--remote-name-all") {
                     remote_name = true;
                 } else if (option == "--output-dir") {
@@ -1112,7 +1130,8 @@ bool written_files(const Command& c, Write&& write) {
                            option != "--include" && option != "--head" && option != "--globoff" &&
                            option != "--create-dirs" && option != "--progress-bar" &&
                            option != "--no-progress-meter") {
-                    // Most of curl's long options take a value; the flags above are the common ones.
+                    // Most of curl's long options take a value; the flags above are the common
+                    // ones.
                     if (i + 1 < args.size() && !args[i + 1].text.starts_with("-")) ++i;
                 }
                 continue;
@@ -1126,7 +1145,8 @@ bool written_files(const Command& c, Write&& write) {
                                            : (i + 1 < args.size() ? args[++i].text : ""));
                     break;
                 }
-                if (std::string_view("AbcCdDeEFHKmPQrtTuUwxXyYz").find(ch) != std::string_view::npos) {
+                if (std::string_view("AbcCdDeEFHKmPQrtTuUwxXyYz").find(ch) !=
+                    std::string_view::npos) {
                     if (k + 1 == w.size()) ++i;
                     break;
                 }
@@ -1143,8 +1163,9 @@ bool written_files(const Command& c, Write&& write) {
                 const std::size_t eq = w.find('=');
                 const std::string_view option = w.substr(0, eq);
                 const auto value = [&] {
-                    return eq != std::string_view::npos ? w.substr(eq + 1)
-                                                        : (i + 1 < args.size() ? args[++i].text : "");
+                    return eq != std::string_view::npos
+                               ? w.substr(eq + 1)
+                               : (i + 1 < args.size() ? args[++i].text : "");
                 };
                 if (option == "--output-document") {
                     write(value());
@@ -1161,8 +1182,9 @@ bool written_files(const Command& c, Write&& write) {
             for (std::size_t k = 1; k < w.size(); ++k) {
                 const char ch = w[k];
                 if (ch == 'O' || ch == 'P') {
-                    const std::string_view v =
-                        k + 1 < w.size() ? w.substr(k + 1) : (i + 1 < args.size() ? args[++i].text : "");
+                    const std::string_view v = k + 1 < w.size()
+                                                   ? w.substr(k + 1)
+                                                   : (i + 1 < args.size() ? args[++i].text : "");
                     if (ch == 'O') {
                         write(v);
                     } else if (!v.empty()) {
@@ -1211,20 +1233,6 @@ bool written_files(const Command& c, Write&& write) {
 // ---------------------------------------------------------------------------------------------
 // Reads the command model once, judging each command as it is found.
 
-// The command's words for --explain, cut after about 1,000 bytes.
-std::string joined_words(const Command& c) {
-    std::string out;
-    for (const Word& w : c.words) {
-        if (!out.empty()) out += ' ';
-        if (out.size() + w.text.size() > 1000) {
-            out += "…";
-            break;
-        }
-        out += w.text;
-    }
-    return out;
-}
-
 class Judge final : public shell::CommandSink {
 public:
     Judge(RuleSet binding, Place& place) : binding_(binding), place_(place) {}
@@ -1268,7 +1276,7 @@ private:
         if (judgement.broken.has(rule)) return;
         judgement.broken.add(rule);
         judgement.findings.push_back(
-            {rule, std::string(c.name), joined_words(c), shell::describe_path(c.path)});
+            {rule, std::string(c.name), shell::joined_words(c), shell::describe_path(c.path)});
     }
 
     // A target word of `c`: `{}` under find -exec is a path under find's start points.
@@ -1283,7 +1291,8 @@ private:
         std::size_t i = 0;
         for (; i < args.size(); ++i) {
             const std::string_view w = args[i].text;
-            if (w == "-H" || w == "-L" || w == "-P" || (w.starts_with("-O") && w.size() > 2)) continue;
+            if (w == "-H" || w == "-L" || w == "-P" || (w.starts_with("-O") && w.size() > 2))
+                continue;
             if (w == "-D") {
                 ++i;
                 continue;
@@ -1353,8 +1362,7 @@ std::string refusal_reason(RuleSet broken) {
     return reason;
 }
 
-Decision decide(std::string_view agent_type, std::string_view command, Place place,
-                Trace* trace) {
+Decision decide(std::string_view agent_type, std::string_view command, Place place, Trace* trace) {
     const RuleSet binding = rules_binding(agent_type);
     if (binding.empty()) return Decision::nothing();
     const Judgement judgement = judge(command, binding, std::move(place));
@@ -1363,7 +1371,8 @@ Decision decide(std::string_view agent_type, std::string_view command, Place pla
         for (const Finding& f : judgement.findings) {
             std::string line = "R" + std::to_string(static_cast<unsigned>(f.rule)) + " broken";
             if (f.command.empty() && f.words.empty())
-                line += f.rule == Rule::chain ? " by a chain operator (; && ||)" : " by a redirection";
+                line +=
+                    f.rule == Rule::chain ? " by a chain operator (; && ||)" : " by a redirection";
             else
                 line += " by `" + f.command + "`: " + f.words;
             if (!f.path.empty()) line += "  (through " + f.path + ")";
@@ -1388,24 +1397,10 @@ Decision decide(const HookInput& in, Trace& trace) {
     if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
         place.home = std::string(home);
     if (trace.on()) {
-        trace.read("cwd: " + place.cwd.value_or("(none: relative targets outside .temp/ are writes)"));
+        trace.read("cwd: " +
+                   place.cwd.value_or("(none: relative targets outside .temp/ are writes)"));
         trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
-        struct Lister final : shell::CommandSink {
-            Trace& trace;
-            explicit Lister(Trace& t) : trace(t) {}
-            std::size_t listed = 0;
-            void command(const Command& c) override {
-                if (c.words.empty()) return;
-                // A person reads the first few hundred; more are counted, not listed.
-                if (++listed > 200) return;
-                std::string line = "command `" + std::string(c.name) + "`: " + joined_words(c);
-                if (!c.path.empty()) line += "  (through " + shell::describe_path(c.path) + ")";
-                trace.step(std::move(line));
-            }
-        } lister(trace);
-        (void)shell::read_commands(*command, lister);
-        if (lister.listed > 200)
-            trace.step("… and " + std::to_string(lister.listed - 200) + " more commands");
+        (void)shell::explain_commands(*command, trace);
     }
     return decide(*agent_type, *command, std::move(place), &trace);
 }

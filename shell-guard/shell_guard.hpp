@@ -1,5 +1,6 @@
-// shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks (docs/shell-guard.md).
-// The Contract of the binary opens main.cpp; the rationale of each rule opens shell_guard.cpp.
+// shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks
+// (docs/shell-guard.md). The Contract of the binary opens main.cpp; the rationale of each rule
+// opens shell_guard.cpp.
 #pragma once
 
 #include "common/decision.hpp"

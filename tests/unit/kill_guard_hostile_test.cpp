@@ -45,7 +45,8 @@ BOOST_AUTO_TEST_CASE(ten_thousand_deep_substitution_is_refused_by_the_cap) {
 }
 
 BOOST_AUTO_TEST_CASE(a_thousand_wrappers) {
-    BOOST_TEST(refuses_pkill(repeat("sudo -u root nice -n 5 timeout 5 env X=1 ", 1000) + "pkill node"));
+    BOOST_TEST(
+        refuses_pkill(repeat("sudo -u root nice -n 5 timeout 5 env X=1 ", 1000) + "pkill node"));
     BOOST_TEST(!refusal_reason(repeat("nice ", 100000) + "echo x").has_value());
 }
 

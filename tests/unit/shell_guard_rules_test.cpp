@@ -165,8 +165,9 @@ BOOST_AUTO_TEST_CASE(r4_places_targets_against_cwd_and_the_work_tree) {
     const std::string absolute_temp = "echo x > " + tree + "/.temp/a";
     BOOST_TEST(broken_rules(absolute_inside, coder, in_src).to_string() == "R4");
     BOOST_TEST(broken_rules(absolute_temp, coder, in_src).to_string() == "allow");
-    BOOST_TEST(broken_rules("echo x > $(git rev-parse --show-toplevel)/a", coder, in_src)
-                   .to_string() == "R4");
+    BOOST_TEST(
+        broken_rules("echo x > $(git rev-parse --show-toplevel)/a", coder, in_src).to_string() ==
+        "R4");
     BOOST_TEST(broken_rules("echo x > ~/a", coder, in_src).to_string() == "allow");
     Place plain{.cwd = scratch / "plain", .home = tree, .work_tree = std::nullopt};
     BOOST_TEST(broken_rules("echo x > out", coder, plain).to_string() == "R4"); // cwd is the tree
@@ -246,9 +247,12 @@ BOOST_AUTO_TEST_CASE(decide_answers_a_deny_or_nothing) {
 }
 
 BOOST_AUTO_TEST_CASE(run_reads_the_top_level_keys_only) {
-    BOOST_TEST(!run(std::string(R"({"x":"\"agent_type\":\"viber:task-coder\"","tool_input":{"command":"rm x"}})"))
-                    .has_value());
-    BOOST_TEST(run(std::string(R"({"agent_type":"viber:task-coder","tool_input":{"command":"rm x"}})"))
-                   .has_value());
+    BOOST_TEST(
+        !run(std::string(
+                 R"({"x":"\"agent_type\":\"viber:task-coder\"","tool_input":{"command":"rm x"}})"))
+             .has_value());
+    BOOST_TEST(
+        run(std::string(R"({"agent_type":"viber:task-coder","tool_input":{"command":"rm x"}})"))
+            .has_value());
     BOOST_TEST(!run(std::nullopt).has_value());
 }
