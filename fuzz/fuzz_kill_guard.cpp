@@ -1,6 +1,6 @@
 // fuzz_kill_guard.cpp: libFuzzer target for kill-guard's whole decision: the bytes as the Bash
 // command of a viber agent's payload, decided in hook mode and again with --explain's trace on,
-// each inside a 50 ms / 64 MB budget. A deny must open `viber guard:`.
+// each inside a budget of 50 ms per KiB and 64 MB. A deny must open `viber guard:`.
 #include "fuzz/input_budget.hpp"
 #include "kill-guard/kill_guard.hpp"
 
@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const viber::HookInput in{&payload, command};
     for (const bool explaining : {false, true}) {
         viber::Trace trace = explaining ? viber::Trace::explaining() : viber::Trace();
-        const viber::fuzzing::InputBudget budget;
+        const viber::fuzzing::InputBudget budget(size);
         const viber::Decision decision = viber::kill_guard::decide(in, trace);
         if (decision.kind == viber::DecisionKind::deny &&
             decision.reason.rfind("viber guard:", 0) != 0)

@@ -29,10 +29,11 @@ int main(int argc, char** argv) {
         argc, argv,
         {.name = "shell-guard",
          .help =
-             "PreToolUse Bash hook. Reads the payload's top-level agent_type and\n"
-             "tool_input.command; no file. For viber:task-coder refuses R1 chains, R2 git\n"
-             "stash/checkout/restore/clean, R3 rm, R4 file writes outside .temp/, R5 inline or\n"
-             ".temp/ interpreter code; for viber:task-reviewer and viber:final-reviewer R2 only.\n"
+             "PreToolUse Bash hook. Reads the payload's top-level agent_type, cwd and\n"
+             "tool_input.command (and HOME for ~ targets). For viber:task-coder refuses R1\n"
+             "chains, R2 git stash/checkout/restore/clean/switch/reset --hard, R3 rm/unlink/\n"
+             "shred -u/find -delete, R4 file writes into the work tree outside .temp/, R5 inline\n"
+             "or .temp/ interpreter code; for viber:task-reviewer and viber:final-reviewer R2.\n"
              "A refusal is a deny whose reason opens `viber guard:`; anything else prints\n"
              "nothing. Exit 0 always.",
          .decide = viber::shell_guard::decide,
