@@ -1,6 +1,7 @@
 // fuzz_shell_guard.cpp: libFuzzer target for shell-guard's whole decision: the bytes as the Bash
 // command of viber:task-coder's payload with a cwd (so R4 places targets against a work tree),
-// decided in hook mode and again with --explain's trace on, each inside a budget of 50 ms per KiB and 64 MB.
+// decided in hook mode and again with --explain's trace on, each inside a budget of 50 ms per KiB
+// and 64 MB.
 #include "fuzz/input_budget.hpp"
 #include "shell-guard/shell_guard.hpp"
 

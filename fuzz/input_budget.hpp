@@ -30,9 +30,9 @@ public:
         const auto took = std::chrono::steady_clock::now() - start_;
         const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
         const long long grown = resident_bytes() - rss_;
-        if (ms > max_ms) {
+        if (ms > max_ms_) {
             std::fprintf(stderr, "input budget: the decision took %lld ms (limit %lld)\n", ms,
-                         max_ms);
+                         max_ms_);
             std::abort();
         }
         if (grown > max_growth) {
