@@ -1,7 +1,8 @@
 // input_budget.hpp: a fuzz input that is slow or fat is a finding like a crash.
 //
-// The guard targets run each input's whole decision inside an InputBudget: past 50 ms of wall
-// time per started KiB of input, or with the resident set grown by more than 64 MB over the call,
+// The guard targets run each input's whole decision inside an InputBudget: past 50 ms of the
+// thread's CPU time per started KiB of input (CPU time, so a busy machine that deschedules the
+// fuzzer does not make a finding), or with the resident set grown by more than 64 MB over the call,
 // the target aborts, so libFuzzer saves the input as a crash (docs/command-model.md, "Caps and
 // cost": every decision is linear in the command). The allowance grows with the input because
 // the fuzz build's coverage and sanitizer instrumentation slow each byte 20-50 times (a 5 KB line
@@ -10,10 +11,10 @@
 // bench/'s.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <unistd.h>
 
 namespace viber::fuzzing {
@@ -22,13 +23,12 @@ class InputBudget {
 public:
     explicit InputBudget(std::size_t input_bytes)
         : max_ms_(ms_per_kib * static_cast<long long>(1 + input_bytes / 1024)),
-          start_(std::chrono::steady_clock::now()), rss_(resident_bytes()) {}
+          rss_(resident_bytes()), start_ns_(cpu_ns()) {}
     InputBudget(const InputBudget&) = delete;
     InputBudget& operator=(const InputBudget&) = delete;
 
     ~InputBudget() {
-        const auto took = std::chrono::steady_clock::now() - start_;
-        const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
+        const long long ms = (cpu_ns() - start_ns_) / 1000000;
         const long long grown = resident_bytes() - rss_;
         if (ms > max_ms_) {
             std::fprintf(stderr, "input budget: the decision took %lld ms (limit %lld)\n", ms,
@@ -56,8 +56,15 @@ private:
     }
 
     long long max_ms_;
-    std::chrono::steady_clock::time_point start_;
     long long rss_;
+    long long start_ns_;
+
+    // This thread's CPU time.
+    static long long cpu_ns() {
+        timespec now{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
+    }
 };
 
 } // namespace viber::fuzzing
