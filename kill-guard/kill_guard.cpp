@@ -238,6 +238,7 @@ public:
             if (r.kind == shell::RedirectKind::input && r.target_is_process_substitution)
                 fed_reads_all_ = true;
         if (c.words.empty() || c.query || found) return;
+        if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
         if (c.name == "local" || c.name == "declare" || c.name == "typeset" || c.name == "export" ||
             c.name == "readonly") {
             for (const Word& a : c.args())

@@ -1253,6 +1253,14 @@ public:
             return;
         }
         if (c.query) return;
+        // A wrapper that only passes words on (sudo, nice, timeout, xargs …) breaks no rule by
+        // itself: its command is judged next. Shells, find and env are judged as commands.
+        if (c.is_wrapper && !c.is("find") && !c.is("env") && interpreter_of(c) == nullptr) {
+            if (binding_.has(Rule::inline_code))
+                for (const Word& a : c.assignments)
+                    if (assignment_loads_temp_code(a.text)) found(Rule::inline_code, c);
+            return;
+        }
         if (c.is("find")) note_find(c);
         if (binding_.has(Rule::git_write) && c.is("git") && runs_git_write(c))
             found(Rule::git_write, c);
