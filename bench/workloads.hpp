@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace viber::bench {
 
@@ -27,6 +28,16 @@ private:
 // A Bash command of about `bytes` bytes that no guard refuses (no chain, rm, write or inline
 // code): the guard has to analyze all of it.
 std::string allowed_command(std::size_t bytes);
+
+// The hostile commands of about `bytes` bytes each (docs/command-model.md, "Caps and cost"): what
+// each is, and what kill-guard and shell-guard (for viber:task-coder) decide on it.
+struct HostileCommand {
+    std::string label;
+    std::string command;
+    std::string kill_guard;  // "deny" or "silent"
+    std::string shell_guard; // "deny" or "silent"
+};
+std::vector<HostileCommand> hostile_commands(std::size_t bytes);
 
 // PreToolUse Bash payload; `agent_type` empty means the main session (no agent keys).
 std::string bash_payload(std::string_view agent_type, std::string_view command,

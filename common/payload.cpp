@@ -364,6 +364,8 @@ bool is_true(const boost::json::object& obj, std::string_view key) {
 
 bool contains(std::string_view haystack, std::string_view needle) {
     if (needle.empty()) return true;
+    // An empty haystack may have a null data(): memmem must not see it.
+    if (haystack.size() < needle.size()) return false;
     return ::memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
 }
 
