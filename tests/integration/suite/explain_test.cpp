@@ -32,8 +32,8 @@ const std::vector<Case> cases = {
     {"verdict-nudge", R"({"agent_type":"viber:scout","last_assistant_message":"done"})", false},
     {"session-start", R"({"cwd":"/nonexistent"})", true},
     {"plan-hints", R"({"permission_mode":"default"})", false},
-    {"plan-gate", R"({"cwd":"/nonexistent"})", true},
-    {"plan-gate", "not json", true},
+    {"plan-gate", R"({"cwd":"/nonexistent"})", false},
+    {"plan-gate", "not json", false},
 };
 
 RunResult run(const std::string& binary, const std::string& payload, bool explain) {
