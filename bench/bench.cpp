@@ -1,4 +1,4 @@
-// bench.cpp: the benchmark of SPEC §10: runs each real hook binary as a process on generated
+// bench.cpp: the benchmark of docs/contract.md (Speed and size): runs each real hook binary as a process on generated
 // inputs and reports median and p90 wall time as ratios to baselines measured in the same run.
 //
 // Contract: argv [--quick] [--out FILE] [--work DIR] [--bin-dir DIR] [--floor EXE] [--content-dir
@@ -11,7 +11,7 @@
 //
 // Each run is a posix_spawn of the binary from a helper process, with stdin from a file, stdout
 // to /dev/null, cwd the scratch project and CLAUDE_PLUGIN_ROOT unset (the binaries live in the
-// scratch plugin tree and find their files by the SPEC §1 rule). A case and its baselines are
+// scratch plugin tree and find their files by the finding-files rule (docs/contract.md)). A case and its baselines are
 // interleaved run by run, so machine noise falls on all of them alike.
 #include "bench/workloads.hpp"
 
@@ -87,7 +87,7 @@ struct Case {
     std::string expect;        // the decision: allow, deny, block, context, silent
     std::string expect_reason; // text the reason must contain, "" when any
     std::vector<Baseline> baselines;
-    bool rss_target = false; // SPEC §10: peak RSS under 32 MB
+    bool rss_target = false; // docs/contract.md (Speed and size): peak RSS under 32 MB
     double max_ms = 0;       // a time target for every run, 0 when only the 2 s bound holds
 };
 
@@ -338,7 +338,7 @@ std::optional<std::string> lay_out(World& world, const Options& options) {
     return std::nullopt;
 }
 
-// Every case of SPEC §10 and the issues' benchmark lists, with its baselines and targets.
+// Every case of docs/contract.md (Speed and size) and the issues' benchmark lists, with its baselines and targets.
 std::vector<Case> build_cases(const World& world, const Options& options) {
     const int scale = options.quick ? 10 : 1;
     const auto runs = [&](int n) { return std::max(3, n / scale); };
@@ -380,7 +380,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
          {floor_on(stop, "<= 1.5x floor", 1.5)},
          false});
 
-    // Commands from viber agents, and shell-guard's non-viber caller, at three sizes. SPEC §10
+    // Commands from viber agents, and shell-guard's non-viber caller, at three sizes. docs/contract.md (Speed and size)
     // sets 1.3x for a 20 KB viber command and 1.2x for the common call; 100 B and 100 KB are
     // reported.
     for (const auto& [size, label, n] :
@@ -412,7 +412,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
              false});
     }
 
-    // The hostile 1 MiB commands (SPEC §10): each guard under 50 ms and 32 MB on every run.
+    // The hostile 1 MiB commands (docs/contract.md (Speed and size)): each guard under 50 ms and 32 MB on every run.
     int hostile_index = 0;
     for (const HostileCommand& hostile : hostile_commands(std::size_t{1} << 20)) {
         const std::string payload =
@@ -678,7 +678,7 @@ int main(int argc, char** argv) {
              "and p90 over N "
              "runs, each case interleaved with its baselines measured in the same run. Ratio = "
              "case median / "
-             "baseline median. Targets from SPEC §10. Peak RSS is wait4's ru_maxrss of the case "
+             "baseline median. Targets from docs/contract.md (Speed and size). Peak RSS is wait4's ru_maxrss of the case "
              "and of its "
              "baseline.\n\n"
           << "| case | decision | N | median ms | p90 ms | max ms | baseline median ms | ratio | "

@@ -96,7 +96,7 @@ Scan scan_file(const std::string& path, const Request& request);
 // The same over bytes in memory (tests, fuzzing); readable is true unless allocation failed.
 Scan scan_bytes(std::string_view bytes, const Request& request);
 
-// True when the last signal or its entry lies inside the episode (SPEC §3).
+// True when the last signal or its entry lies inside the episode (docs/transcript.md).
 bool signal_owns_episode(const Scan& scan);
 
 // True when `path` arms the gate: a `plans` segment between separators and a `.md` ending.

@@ -106,7 +106,7 @@ std::string verdict_text(Verdict value) {
     return "?";
 }
 
-// The latest closed dispatch/verdict pair of one reviewer (SPEC §4 step 4).
+// The latest closed dispatch/verdict pair of one reviewer (docs/plan-gate.md, step 4).
 struct ReviewPairing {
     const Dispatch* last_dispatch = nullptr;
     const Dispatch* pair_dispatch = nullptr;
