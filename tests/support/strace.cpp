@@ -1,12 +1,14 @@
 // strace.cpp: runs a command under strace, to show a hook does no work once it reads its stdin.
 #include "support/strace.hpp"
 
+#include "support/emulator.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string_view>
 #include <unistd.h>
@@ -24,6 +26,18 @@ std::string find_strace() {
 }
 
 } // namespace
+
+boost::test_tools::assertion_result strace_sees_hooks(boost::unit_test::test_unit_id id) {
+    if (test_emulator().empty()) return true;
+    const std::string why =
+        "SKIPPED " + boost::unit_test::framework::get(id, boost::unit_test::TUT_ANY).p_name.get() +
+        ": the tests run under " + test_emulator().front() +
+        ", where strace would trace the emulator's system calls, not the hook's";
+    std::cerr << why << std::endl; // in the ctest log whatever the Boost.Test log level
+    boost::test_tools::assertion_result skip(false);
+    skip.message() << why;
+    return skip;
+}
 
 Trace trace_process(const std::vector<std::string>& command, const std::string& stdin_bytes) {
     const std::string strace = find_strace();
