@@ -112,23 +112,15 @@ std::optional<std::string> refusal_reason(std::string_view command) {
     return reason;
 }
 
-std::optional<boost::json::value> decide(std::string_view payload) {
-    // Bytes without `viber:` cannot come from a viber agent: no parse, no file, no process.
-    if (!contains(payload, "viber:")) return std::nullopt;
-    const std::optional<boost::json::object> object = parse_object(payload);
-    if (!object) return std::nullopt;
-    const std::optional<std::string_view> agent = string_field(*object, "agent_type");
-    if (!agent || agent->substr(0, 6) != "viber:") return std::nullopt;
-    const std::optional<std::string_view> command = bash_command(*object);
-    if (!command) return std::nullopt;
-    const std::optional<std::string> reason = refusal_reason(*command);
-    if (!reason) return std::nullopt;
-    return pretool_deny(*reason);
-}
-
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return std::nullopt;
-    return decide(*stdin_bytes);
+Decision decide(const HookInput& in, Trace&) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<std::string_view> agent = string_field(*in.payload, "agent_type");
+    if (!agent || agent->substr(0, 6) != "viber:") return Decision::nothing();
+    const std::optional<std::string_view> command = bash_command(*in.payload);
+    if (!command) return Decision::nothing();
+    std::optional<std::string> reason = refusal_reason(*command);
+    if (!reason) return Decision::nothing();
+    return Decision::deny(std::move(*reason));
 }
 
 } // namespace viber::kill_guard

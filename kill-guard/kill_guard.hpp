@@ -1,9 +1,10 @@
 // kill_guard.hpp: kill-guard's decision: refuse a viber agent's stop-by-name Bash command.
 #pragma once
 
+#include "common/decision.hpp"
 #include "common/shell_lexer.hpp"
+#include "common/trace.hpp"
 
-#include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,11 +25,9 @@ std::optional<StopByName> find_stop_by_name(const shell::Analysis& analysis);
 // The refusal reason for `command`, or nullopt when the command may run.
 std::optional<std::string> refusal_reason(std::string_view command);
 
-// The whole decision from the payload's bytes: a deny object, or nullopt to print nothing (the
-// guard never answers allow). Acts only for a top-level `agent_type` starting `viber:`.
-std::optional<boost::json::value> decide(std::string_view payload);
-
-// hook_main's entry: nullopt stdin (a failed or unbounded read) prints nothing.
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+// The whole decision on one payload (hook_main has already dismissed bytes without `viber:`):
+// a deny, or nothing (the guard never answers allow). Acts only for a top-level `agent_type`
+// starting `viber:`.
+Decision decide(const HookInput& in, Trace& trace);
 
 } // namespace viber::kill_guard

@@ -19,9 +19,12 @@
 int main(int argc, char** argv) {
     return viber::hook_main(
         argc, argv,
-        {"kill-guard",
-         "PreToolUse Bash hook. For a viber: agent, refuses commands that stop processes by\n"
-         "name (killall, pkill, taskkill /IM, xargs kill, kill $(...)) with a `viber guard:`\n"
-         "correction; otherwise prints nothing. Always exits 0.",
-         viber::kill_guard::run, nullptr});
+        {.name = "kill-guard",
+         .help =
+             "PreToolUse Bash hook. Reads the payload's top-level agent_type and\n"
+             "tool_input.command; no file. For a viber: agent, refuses commands that stop\n"
+             "processes by name (killall, pkill, taskkill /IM, xargs kill, kill $(...)) with a\n"
+             "`viber guard:` correction; otherwise prints nothing. Always exits 0.",
+         .decide = viber::kill_guard::decide,
+         .prefilter = viber::Prefilter::viber_agent});
 }

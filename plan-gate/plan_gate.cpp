@@ -1,15 +1,5 @@
-// plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs.
-//
-// Contract:
-//   argv    none (hook mode); --help, --version (tool mode; a bad argument exits 1)
-//   cwd     not used; the payload's `cwd` names the project
-//   env     CLAUDE_PLUGIN_ROOT (SPEC §1) to find scripts/config.sh and name references/
-//   reads   stdin: the PreToolUse payload for ExitPlanMode (`transcript_path`, `cwd`), bounded;
-//           the transcript (a regular file only); the plan file (a regular file only);
-//           runs `bash <plugin>/scripts/config.sh` in `cwd` (stdin /dev/null, stderr discarded,
-//           5 s, then its process group is killed) only for a plain plan
-//   stdout  one line: the PreToolUse allow object, or a deny whose reason opens "Next step:"
-//   exit    0, always; every failure (no transcript, odd files, bad payload, exceptions) allows
+// plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs (its
+// Contract opens main.cpp).
 //
 // The gate arms on the last plan write inside the plan-mode episode (SPEC §4 step 1), picks the
 // review the plan needs (step 2: planner-review, the review set of step 5, or, when the project
@@ -294,28 +284,16 @@ std::optional<GateInput> gather(const json::object& payload) {
     return input;
 }
 
-std::optional<json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return pretool_allow();
-    const std::optional<json::object> payload = parse_object(*stdin_bytes);
-    if (!payload) return pretool_allow();
-    const std::optional<GateInput> input = gather(*payload);
-    if (!input) return pretool_allow();
-    const std::optional<std::string> reason = decide(*input);
-    return reason ? pretool_deny(*reason) : pretool_allow();
+Decision decide(const HookInput& in, Trace&) {
+    if (in.payload == nullptr) return allow();
+    const std::optional<GateInput> input = gather(*in.payload);
+    if (!input) return allow();
+    std::optional<std::string> reason = decide(*input);
+    return reason ? Decision::deny(std::move(*reason)) : allow();
 }
 
-std::optional<json::value> fail_open(const std::optional<std::string>&) {
-    return pretool_allow();
-}
-
-HookInfo hook_info() {
-    return HookInfo{
-        "plan-gate",
-        "PreToolUse hook for ExitPlanMode: reads transcript_path and cwd from the payload, and "
-        "allows\n"
-        "leaving plan mode only when the plan written in this episode has its review's latest\n"
-        "VERDICT: PASS, written after the plan's last change; otherwise denies with the next step.",
-        run, fail_open};
+Decision allow() {
+    return Decision{DecisionKind::none, {}, pretool_allow()};
 }
 
 } // namespace viber::plan_gate

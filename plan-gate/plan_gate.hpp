@@ -2,7 +2,8 @@
 // and whether the transcript shows it, as pure functions over what the hook read.
 #pragma once
 
-#include "common/hook_main.hpp"
+#include "common/decision.hpp"
+#include "common/trace.hpp"
 #include "common/transcript.hpp"
 
 #include <boost/json/object.hpp>
@@ -70,11 +71,10 @@ std::optional<std::string> decide(const GateInput& input);
 // starts no process, and only a plain plan runs config.sh.
 std::optional<GateInput> gather(const boost::json::object& payload);
 
-// Hook mode: stdin bytes to the answer (allow on every fail-open path).
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
-std::optional<boost::json::value> fail_open(const std::optional<std::string>& stdin_bytes);
+// hook_main's entry: the deny, or the allow on every other path (fail-open ones included).
+Decision decide(const HookInput& in, Trace& trace);
 
-// The binary's name, --help contract, run and fail-open for hook_main.
-HookInfo hook_info();
+// No objection: the PreToolUse allow.
+Decision allow();
 
 } // namespace viber::plan_gate

@@ -2,7 +2,6 @@
 #include "plan-hints/plan_hints.hpp"
 
 #include "common/files.hpp"
-#include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
 #include "common/transcript.hpp"
@@ -18,18 +17,18 @@ std::optional<std::string> hint_context(const HintsInput& input) {
     return std::string(text);
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return std::nullopt;
-    const auto payload = parse_object(*stdin_bytes);
-    if (!payload) return std::nullopt;
+Decision decide(const HookInput& in, Trace&) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const boost::json::object* payload = in.payload;
 
     HintsInput input;
     input.plan_mode = string_field(*payload, "permission_mode") == "plan";
     // Outside plan mode nothing is read: this hook runs on every prompt.
-    if (!input.plan_mode) return std::nullopt;
+    if (!input.plan_mode) return Decision::nothing();
 
     input.hints_text = read_regular_file(plugin_file(plan_hints_file));
-    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty()) return std::nullopt;
+    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty())
+        return Decision::nothing();
 
     // A missing or unreadable transcript shows no signal.
     if (const auto path = string_field(*payload, "transcript_path")) {
@@ -38,9 +37,9 @@ std::optional<boost::json::value> run(const std::optional<std::string>& stdin_by
         input.chain_owns_episode = scan.readable && transcript::signal_owns_episode(scan);
     }
 
-    const auto context = hint_context(input);
-    if (!context) return std::nullopt;
-    return additional_context("UserPromptSubmit", *context);
+    std::optional<std::string> context = hint_context(input);
+    if (!context) return Decision::nothing();
+    return Decision::context("UserPromptSubmit", std::move(*context));
 }
 
 } // namespace viber::plan_hints

@@ -1,23 +1,5 @@
-// shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5.
-//
-// Contract:
-//   argv   none in hook mode; tool mode: --help, --version (a bad argument: usage on stderr,
-//          exit 1)
-//   cwd    not used
-//   env    not used
-//   reads  stdin only: no file is opened and no process is started, for any caller
-//   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type` and
-//          `tool_input.command` are read (to EOF within 64 MiB, 2 s idle, 8 s in all; a leading
-//          UTF-8 BOM stripped)
-//   stdout for `viber:task-coder` (R1-R5), `viber:task-reviewer` and `viber:final-reviewer` (R2
-//          only), when the command breaks a rule binding the caller: one line
-//          {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
-//          "permissionDecisionReason":"viber guard: …"}} naming each broken rule, in order, with
-//          the correction to apply. Nothing otherwise, never an allow: an allow would skip the
-//          user's own permission rules for every command the guard lets through.
-//   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
-//          is parsed), not JSON, not an object, without the keys, an unread stdin, a command the
-//          lexer could not analyze completely (its depth cap), any exception.
+// shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5
+// (its Contract opens main.cpp).
 //
 // Why each rule (the agents carry one line per rule; the reasons live here):
 //   R1 chain (coder). One command per Bash call keeps every command visible as itself to the
@@ -853,23 +835,21 @@ std::string refusal_reason(RuleSet broken) {
     return reason;
 }
 
-std::optional<boost::json::value> decide(std::string_view agent_type, std::string_view command) {
+Decision decide(std::string_view agent_type, std::string_view command) {
     const RuleSet binding = rules_binding(agent_type);
-    if (binding.empty()) return std::nullopt;
+    if (binding.empty()) return Decision::nothing();
     const Analysis analysis = shell::analyze(command);
     const RuleSet broken = broken_rules(analysis, binding);
-    if (broken.empty()) return std::nullopt;
-    return pretool_deny(refusal_reason(broken));
+    if (broken.empty()) return Decision::nothing();
+    return Decision::deny(refusal_reason(broken));
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes || !contains(*stdin_bytes, "viber:")) return std::nullopt;
-    const std::optional<boost::json::object> payload = parse_object(*stdin_bytes);
-    if (!payload) return std::nullopt;
-    const std::optional<std::string_view> agent_type = string_field(*payload, "agent_type");
-    if (!agent_type || rules_binding(*agent_type).empty()) return std::nullopt;
-    const std::optional<std::string_view> command = bash_command(*payload);
-    if (!command) return std::nullopt;
+Decision decide(const HookInput& in, Trace&) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<std::string_view> agent_type = string_field(*in.payload, "agent_type");
+    if (!agent_type || rules_binding(*agent_type).empty()) return Decision::nothing();
+    const std::optional<std::string_view> command = bash_command(*in.payload);
+    if (!command) return Decision::nothing();
     return decide(*agent_type, *command);
 }
 

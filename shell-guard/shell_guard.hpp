@@ -2,9 +2,10 @@
 // The Contract of the binary and the rationale of each rule open shell_guard.cpp.
 #pragma once
 
+#include "common/decision.hpp"
 #include "common/shell_lexer.hpp"
+#include "common/trace.hpp"
 
-#include <boost/json/value.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -76,11 +77,10 @@ RuleSet broken_rules(const shell::Analysis& analysis, RuleSet binding);
 // The refusal text: `viber guard:`, then each broken rule in order with its correction.
 std::string refusal_reason(RuleSet broken);
 
-// The whole decision for one call: nullopt (print nothing) or the deny answer.
-std::optional<boost::json::value> decide(std::string_view agent_type, std::string_view command);
+// The whole decision for one call: nothing, or the deny.
+Decision decide(std::string_view agent_type, std::string_view command);
 
-// Hook mode: raw stdin (nullopt when the bounded read failed) to the answer, if any. A payload
-// whose bytes hold no `viber:` is dismissed before it is parsed.
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+// hook_main's entry, after it dismissed bytes holding no `viber:` and parsed the rest once.
+Decision decide(const HookInput& in, Trace& trace);
 
 } // namespace viber::shell_guard

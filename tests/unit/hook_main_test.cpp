@@ -48,14 +48,20 @@ Outcome run_hook_mode(const viber::HookInfo& info) {
     return outcome;
 }
 
-std::optional<boost::json::value> throws_bad_alloc(const std::optional<std::string>&) {
+viber::Decision throws_bad_alloc(const viber::HookInput&, viber::Trace&) {
     throw std::bad_alloc();
 }
-std::optional<boost::json::value> throws_runtime_error(const std::optional<std::string>&) {
+viber::Decision throws_runtime_error(const viber::HookInput&, viber::Trace&) {
     throw std::runtime_error("broken");
 }
-std::optional<boost::json::value> allows(const std::optional<std::string>&) {
-    return viber::pretool_allow();
+viber::Decision allows(const viber::HookInput&, viber::Trace&) {
+    return viber::Decision{viber::DecisionKind::none, {}, viber::pretool_allow()};
+}
+viber::Decision fail_open_allows() {
+    return viber::Decision{viber::DecisionKind::none, {}, viber::pretool_allow()};
+}
+viber::Decision fail_open_throws() {
+    throw std::runtime_error("broken too");
 }
 
 const std::string allow_line =
@@ -64,31 +70,31 @@ const std::string allow_line =
 } // namespace
 
 BOOST_AUTO_TEST_CASE(bad_alloc_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, allows});
+    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_allows});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
 }
 
 BOOST_AUTO_TEST_CASE(any_exception_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_runtime_error, allows});
+    const Outcome got = run_hook_mode({"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_allows});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
 }
 
 BOOST_AUTO_TEST_CASE(a_throwing_fail_open_prints_nothing_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, throws_runtime_error});
+    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_throws});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out.empty(), got.out);
 }
 
 BOOST_AUTO_TEST_CASE(no_fail_open_prints_nothing_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, nullptr});
+    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, nullptr});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out.empty(), got.out);
 }
 
 BOOST_AUTO_TEST_CASE(the_answer_of_run_is_printed_as_one_line) {
-    const Outcome got = run_hook_mode({"t", "contract", allows, nullptr});
+    const Outcome got = run_hook_mode({"t", "contract", allows, viber::Prefilter::none, nullptr});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == allow_line);
 }

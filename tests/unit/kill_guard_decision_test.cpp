@@ -1,6 +1,7 @@
 // kill_guard_decision_test.cpp: kill-guard's decision function, payload to answer.
 #define BOOST_TEST_MODULE kill_guard_decision
 #include "kill-guard/kill_guard.hpp"
+#include "support/hook_decision.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
@@ -8,11 +9,19 @@
 #include <string>
 
 namespace json = boost::json;
-using viber::kill_guard::decide;
 using viber::kill_guard::find_stop_by_name;
 using viber::kill_guard::refusal_reason;
 
 namespace {
+
+const viber::HookInfo kill_guard{.name = "kill-guard",
+                                 .decide = viber::kill_guard::decide,
+                                 .prefilter = viber::Prefilter::viber_agent};
+
+// Hook mode's answer on payload bytes: prefilter, one parse, the decision.
+std::optional<json::value> decide(std::optional<std::string_view> bytes) {
+    return viber::testing::hook_answer(kill_guard, bytes);
+}
 
 std::string payload(std::string_view agent, std::string_view command) {
     json::object o;
@@ -93,11 +102,11 @@ BOOST_AUTO_TEST_CASE(malformed_payloads_print_nothing) {
          {"", "viber:", "not json viber:", "[\"viber:x\"]", "{\"agent_type\":\"viber:x\"",
           "{\"agent_type\":\"viber:x\",\"tool_input\":{\"command\":\"pkill x\"}} trailing"})
         BOOST_TEST(!decide(bytes).has_value(), bytes);
-    BOOST_TEST(!viber::kill_guard::run(std::nullopt).has_value());
+    BOOST_TEST(!decide(std::nullopt).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(run_decides_on_stdin_bytes) {
-    BOOST_TEST(viber::kill_guard::run(payload("viber:a", "pkill x")).has_value());
+    BOOST_TEST(decide(payload("viber:a", "pkill x")).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(escaped_json_command_is_unescaped_before_lexing) {

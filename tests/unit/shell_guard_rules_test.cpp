@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "shell-guard/shell_guard.hpp"
+#include "support/hook_decision.hpp"
 
 #include <boost/json.hpp>
 #include <initializer_list>
@@ -14,6 +15,16 @@ using viber::shell::Invocation;
 using viber::shell::Redirect;
 using viber::shell::RedirectKind;
 using viber::shell::Word;
+
+namespace {
+// Hook mode's answer on stdin bytes (nullopt: the bounded read failed).
+std::optional<boost::json::value> run(const std::optional<std::string>& bytes) {
+    const viber::HookInfo shell_guard{.name = "shell-guard",
+                                      .decide = viber::shell_guard::decide,
+                                      .prefilter = viber::Prefilter::viber_agent};
+    return viber::testing::hook_answer(shell_guard, bytes);
+}
+} // namespace
 
 namespace {
 
@@ -526,10 +537,10 @@ BOOST_AUTO_TEST_CASE(each_rule_carries_its_correction) {
 }
 
 BOOST_AUTO_TEST_CASE(decide_answers_a_deny_or_nothing) {
-    BOOST_TEST(!decide("viber:scout", "rm -rf x").has_value());
-    BOOST_TEST(!decide("", "rm -rf x").has_value());
-    BOOST_TEST(!decide("viber:task-coder", "ls -la").has_value());
-    const auto deny = decide("viber:task-coder", "rm -rf x");
+    BOOST_TEST(!decide("viber:scout", "rm -rf x").answer.has_value());
+    BOOST_TEST(!decide("", "rm -rf x").answer.has_value());
+    BOOST_TEST(!decide("viber:task-coder", "ls -la").answer.has_value());
+    const auto deny = decide("viber:task-coder", "rm -rf x").answer;
     BOOST_REQUIRE(deny);
     const auto& out = deny->as_object().at("hookSpecificOutput").as_object();
     BOOST_TEST(out.at("hookEventName").as_string() == "PreToolUse");
