@@ -3,8 +3,9 @@
 # Contract: run as root (or with sudo available); argv [--arm64] [--clang] [--windows]: with no
 # flag, what the release, debug and asan presets need (what setup-and-demo.sh uses); --arm64 adds
 # the linux-arm64 preset's cross toolchain, qemu-user and the arm64 Boost packages; --clang adds
-# clang++-14 for the clang preset; --windows adds the windows-x64 preset's (mingw-w64, wine);
-# touches only apt state (and dpkg's architecture list for --arm64); exit 1 on a usage error.
+# clang++-14 for the clang preset and scripts/fuzz.sh; --windows adds the windows-x64 preset's
+# mingw-w64 and wine; touches only apt state (and dpkg's architecture list for --arm64); exit 1
+# on a usage error.
 # Boost comes from the versioned 1.81 packages: the unversioned libboost-*-dev names are 1.74,
 # which has no Boost.JSON and conflicts with 1.81.
 set -eu
@@ -23,7 +24,8 @@ for arg in "$@"; do
       arm64=yes
       packages+=(crossbuild-essential-arm64 qemu-user-static libc6:arm64 libstdc++6:arm64)
       for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev:arm64"); done ;;
-    --clang) packages+=(clang-14) ;;
+    # clang++-14, and its libFuzzer and sanitizer runtimes for scripts/fuzz.sh.
+    --clang) packages+=(clang-14 libclang-rt-14-dev) ;;
     # mingw-w64 with its -posix g++, wine to run the tests, dpkg-dev for apt-get source and bison
     # for b2's grammar in scripts/build-boost-mingw.sh.
     --windows) packages+=(g++-mingw-w64-x86-64 wine64 dpkg-dev bison) ;;
