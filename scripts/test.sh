@@ -37,8 +37,8 @@ ctest --preset "$preset" -j "$jobs" || status=$?
 # A case a platform cannot run says so when it is skipped (support/strace.cpp and the like); the
 # list is repeated here, where it is seen, rather than left in the log.
 log="build/$preset/Testing/Temporary/LastTest.log"
-if [ -f "$log" ] && grep -q '^SKIPPED ' "$log"; then
-  echo "test cases skipped on $preset:"
-  grep '^SKIPPED ' "$log" | sort -u | sed 's/^SKIPPED /  /'
+if [ -f "$log" ] && grep -q '^SKIPPED[: ]' "$log"; then
+  echo "skipped on $preset:"
+  grep '^SKIPPED[: ]' "$log" | sort -u | sed -E 's/^SKIPPED:? /  /'
 fi
 exit "$status"
