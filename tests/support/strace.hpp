@@ -21,8 +21,9 @@ struct Trace {
 };
 
 // A precondition for a test case or suite that traces a hook (`* precondition(strace_sees_hooks)`):
-// false, with the reason, when the tests run under an emulator (qemu-user), where strace would
-// trace the emulator's system calls rather than the hook's. The skip is printed, never silent.
+// false, with the reason, off Linux (macOS and Windows have no strace) and when the tests run under
+// an emulator (qemu-user, wine), where strace would trace the emulator's system calls rather than
+// the hook's. The skip is printed, never silent.
 boost::test_tools::assertion_result strace_sees_hooks(boost::unit_test::test_unit_id);
 
 // Runs `command` (argv, the program first) under `strace -f` with `stdin_bytes` on its stdin,
