@@ -5,7 +5,8 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer; clang = the release build with clang++-14;
 # linux-arm64 = cross-compiled for arm64, every test run under qemu-user; windows-x64 =
 # cross-compiled with mingw-w64, every test run under wine); installs what the preset needs first
-# (scripts/install-deps.sh with the preset's flag: root or sudo only when something is missing);
+# (scripts/install-deps.sh with the preset's flag: root or sudo only when something is missing;
+# not when env VIBER_DEPS_INSTALLED=1);
 # writes build/<preset>/; env VIBER_JOBS sets the parallelism of the build and of ctest (default:
 # the number of cores), VIBER_WERROR=ON makes every warning an error; prints each test case a
 # platform skipped, with its reason; exit status is ctest's (0 when every test passed), 1 on a
@@ -25,7 +26,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 jobs="${VIBER_JOBS:-$(nproc)}"
 
-bash scripts/install-deps.sh "${deps[@]}"
+# CI installs every platform's packages once, first, and says so (VIBER_DEPS_INSTALLED=1).
+if [ "${VIBER_DEPS_INSTALLED:-}" != 1 ]; then bash scripts/install-deps.sh "${deps[@]}"; fi
 
 configure=(--preset "$preset")
 if [ -n "${VIBER_WERROR:-}" ]; then configure+=("-DVIBER_WERROR=$VIBER_WERROR"); fi
