@@ -2,7 +2,6 @@
 #pragma once
 
 #include "common/decision.hpp"
-#include "common/shell_lexer.hpp"
 #include "common/trace.hpp"
 
 #include <optional>
@@ -11,16 +10,18 @@
 
 namespace viber::kill_guard {
 
-// What a refused command does, for the reason text.
+// What a refused command does, for the reason text and --explain.
 struct StopByName {
-    std::string
-        command; // the command word as the agent wrote it, path stripped ("pkill", "taskkill.exe")
-    std::string_view why; // the rule's one-line rationale
+    std::string command;      // the normalised name ("pkill", "taskkill", "kill")
+    std::string words;        // the command's words, joined by spaces
+    std::string path;         // the wrapper path through which it was found ("sudo > bash -c")
+    std::string_view why;     // the rule's one-line rationale
+    bool nesting_cap = false; // the command nests deeper than the lexer's cap
 };
 
-// The first invocation in `analysis` that stops processes by name, or nullopt. An incomplete
-// analysis (a lexer bound passed) finds nothing: the guard fails open.
-std::optional<StopByName> find_stop_by_name(const shell::Analysis& analysis);
+// The first command in `command` that stops processes by name (or the nesting-cap finding),
+// or nullopt.
+std::optional<StopByName> find_stop_by_name(std::string_view command);
 
 // The refusal reason for `command`, or nullopt when the command may run.
 std::optional<std::string> refusal_reason(std::string_view command);

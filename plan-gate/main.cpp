@@ -9,8 +9,9 @@
 //           the transcript (a regular file only); the plan file (a regular file only);
 //           runs `bash <plugin>/scripts/config.sh` in `cwd` (stdin /dev/null, stderr discarded,
 //           5 s, then its process group is killed) only for a plain plan
-//   stdout  one line: the PreToolUse allow object, or a deny whose reason opens "Next step:"
-//   exit    0, always; every failure (no transcript, odd files, bad payload, exceptions) allows
+//   stdout  a deny whose reason opens "Next step:", or nothing (no objection: never an allow)
+//   exit    0, always; every failure (no transcript, odd files, bad payload, exceptions)
+//           prints nothing
 #include "common/hook_main.hpp"
 #include "plan-gate/plan_gate.hpp"
 
@@ -24,6 +25,5 @@ int main(int argc, char** argv) {
              "file scripts/config.sh. Allows leaving plan mode only when the plan written in\n"
              "this episode has its review's latest VERDICT: PASS, written after the plan's last\n"
              "change; otherwise denies with the next step. Always exits 0.",
-         .decide = viber::plan_gate::decide,
-         .fail_open = viber::plan_gate::allow});
+         .decide = viber::plan_gate::decide});
 }

@@ -17,12 +17,17 @@ std::optional<std::string> hint_context(const HintsInput& input) {
     return std::string(text);
 }
 
-Decision decide(const HookInput& in, Trace&) {
+Decision decide(const HookInput& in, Trace& trace) {
     if (in.payload == nullptr) return Decision::nothing();
     const boost::json::object* payload = in.payload;
 
     HintsInput input;
-    input.plan_mode = string_field(*payload, "permission_mode") == "plan";
+    const std::optional<std::string_view> mode = string_field(*payload, "permission_mode");
+    input.plan_mode = mode == "plan";
+    if (trace.on())
+        trace.step(
+            "permission_mode: " + (mode ? "`" + std::string(*mode) + "`" : std::string("absent")) +
+            (input.plan_mode ? "" : " (not plan: nothing to add)"));
     // Outside plan mode nothing is read: this hook runs on every prompt.
     if (!input.plan_mode) return Decision::nothing();
 
@@ -35,6 +40,26 @@ Decision decide(const HookInput& in, Trace&) {
         const transcript::Scan scan =
             transcript::scan_file(std::string(*path), {transcript::Signals::planner_chain, false});
         input.chain_owns_episode = scan.readable && transcript::signal_owns_episode(scan);
+        if (trace.on()) {
+            trace.read("transcript " + std::string(*path) +
+                       (scan.readable ? " (" + std::to_string(scan.lines) + " lines)"
+                                      : " (not a readable regular file: no signal)"));
+            if (scan.readable) {
+                trace.step(scan.episode_start == 0 ? std::string("episode: the whole transcript")
+                                                   : "episode: the lines after line " +
+                                                         std::to_string(scan.episode_start));
+                trace.step(scan.last_signal == 0
+                               ? std::string("no planner, intent or fixer signal")
+                               : "last planner/intent/fixer signal on line " +
+                                     std::to_string(scan.last_signal) +
+                                     (scan.last_signal_entry != 0
+                                          ? ", its EnterPlanMode on line " +
+                                                std::to_string(scan.last_signal_entry)
+                                          : std::string()) +
+                                     (input.chain_owns_episode ? ": inside the episode, so silent"
+                                                               : ": before the episode"));
+            }
+        }
     }
 
     std::optional<std::string> context = hint_context(input);

@@ -4,10 +4,12 @@
 // Contract:
 //   argv   none in hook mode; tool mode: --help, --version (a bad argument: usage on stderr,
 //          exit 1)
-//   cwd    not used
-//   env    not used
-//   reads  stdin only: no file is opened and no process is started, for any caller
-//   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type` and
+//   cwd    not used (the payload's `cwd` is)
+//   env    HOME, when a write target opens with `~` or `$HOME`
+//   reads  stdin; for viber:task-coder, when a write target must be placed, the `.git` entries
+//          on the way up from the payload's `cwd` (its git top level). No file is opened and no
+//          process is started, for any caller.
+//   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type`, `cwd` and
 //          `tool_input.command` are read (to EOF within 64 MiB, 2 s idle, 8 s in all; a leading
 //          UTF-8 BOM stripped)
 //   stdout for `viber:task-coder` (R1-R5), `viber:task-reviewer` and `viber:final-reviewer` (R2
@@ -17,8 +19,8 @@
 //          the correction to apply. Nothing otherwise, never an allow: an allow would skip the
 //          user's own permission rules for every command the guard lets through.
 //   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
-//          is parsed), not JSON, not an object, without the keys, an unread stdin, a command the
-//          lexer could not analyze completely (its depth cap), any exception.
+//          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
+//          A command nesting past the command model's cap is judged on what was found in it.
 #include "common/hook_main.hpp"
 #include "shell-guard/shell_guard.hpp"
 
@@ -27,10 +29,11 @@ int main(int argc, char** argv) {
         argc, argv,
         {.name = "shell-guard",
          .help =
-             "PreToolUse Bash hook. Reads the payload's top-level agent_type and\n"
-             "tool_input.command; no file. For viber:task-coder refuses R1 chains, R2 git\n"
-             "stash/checkout/restore/clean, R3 rm, R4 file writes outside .temp/, R5 inline or\n"
-             ".temp/ interpreter code; for viber:task-reviewer and viber:final-reviewer R2 only.\n"
+             "PreToolUse Bash hook. Reads the payload's top-level agent_type, cwd and\n"
+             "tool_input.command (and HOME for ~ targets). For viber:task-coder refuses R1\n"
+             "chains, R2 git stash/checkout/restore/clean/switch/reset --hard, R3 rm/unlink/\n"
+             "shred -u/find -delete, R4 file writes into the work tree outside .temp/, R5 inline\n"
+             "or .temp/ interpreter code; for viber:task-reviewer and viber:final-reviewer R2.\n"
              "A refusal is a deny whose reason opens `viber guard:`; anything else prints\n"
              "nothing. Exit 0 always.",
          .decide = viber::shell_guard::decide,
