@@ -24,8 +24,9 @@ for arg in "$@"; do
       arm64=yes
       packages+=(crossbuild-essential-arm64 qemu-user-static libc6:arm64 libstdc++6:arm64)
       for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev:arm64"); done ;;
-    # clang++-14, and its libFuzzer and sanitizer runtimes for scripts/fuzz.sh.
-    --clang) packages+=(clang-14 libclang-rt-14-dev) ;;
+    # clang++-14, the unversioned clang++ scripts/fuzz.sh calls, and the libFuzzer and sanitizer
+    # runtimes it links.
+    --clang) packages+=(clang-14 clang libclang-rt-14-dev) ;;
     # mingw-w64 with its -posix g++, wine to run the tests, dpkg-dev for apt-get source and bison
     # for b2's grammar in scripts/build-boost-mingw.sh.
     --windows) packages+=(g++-mingw-w64-x86-64 wine64 dpkg-dev bison) ;;
