@@ -3,7 +3,9 @@
 # each hook's decision, checked against the decision stored with the step.
 #
 # Contract: argv [PLUGIN_ROOT] (default: dist/ of this checkout, as setup-and-demo.sh installs
-# it); reads examples/session.tsv, examples/payloads, examples/transcripts, examples/plans;
+# it); env VIBER_HOOK_RUNNER, a command the hooks run through (the emulator of a cross build's
+# hooks, e.g. qemu-aarch64-static; unset: the hooks run directly); reads examples/session.tsv,
+# examples/payloads, examples/transcripts, examples/plans;
 # writes only a scratch directory under $TMPDIR (removed on exit); runs PLUGIN_ROOT/hooks/bin/*
 # with the scratch project as cwd and CLAUDE_PLUGIN_ROOT pointing at a scratch tree holding the
 # plugin files the suite reads but does not ship (scripts/config.sh turning
@@ -16,6 +18,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 examples="$root/examples"
 plugin="${1:-$root/dist}"
 bin="$plugin/hooks/bin"
+read -r -a runner <<< "${VIBER_HOOK_RUNNER:-}"
 
 for hook in plan-gate plan-hints kill-guard shell-guard verdict-nudge session-start; do
   if [ ! -x "$bin/$hook" ]; then
@@ -29,7 +32,7 @@ trap 'rm -rf "$scratch"' EXIT
 
 # The plugin files the viber plugin owns (docs/contract.md), as stubs. The directory is named like the
 # plugin's install directory, so session-start's banner shows the version.
-version="$("$bin/session-start" --version | awk '{print $NF}')"
+version="$("${runner[@]}" "$bin/session-start" --version | awk '{print $NF}')"
 plugin_files="$scratch/plugins/viber/$version"
 mkdir -p "$plugin_files/scripts" "$plugin_files/skills/setup/templates"
 printf '%s\n' '#!/usr/bin/env bash' '# Stub of the viber plugin'"'"'s config reader: the plain plan review is on.' \
@@ -121,7 +124,7 @@ while IFS=$'\t' read -r step hooks expects payload fragments plan what; do
     hook="${hook_list[$i]}"
     expect="${expect_list[$i]:-silent}"
     status=0
-    answer="$(cd "$project" && CLAUDE_PLUGIN_ROOT="$plugin_files" timeout 10 "$bin/$hook" < "$input")" || status=$?
+    answer="$(cd "$project" && CLAUDE_PLUGIN_ROOT="$plugin_files" timeout 10 "${runner[@]}" "$bin/$hook" < "$input")" || status=$?
     decision="$(decision_of "$answer")"
     ok=yes
     [ "$status" -eq 0 ] || ok=no

@@ -1,18 +1,48 @@
 #!/usr/bin/env bash
 # install-deps.sh: installs what viber-hooks needs to build and test on Debian 12 (idempotent).
-# Contract: run as root (or with sudo available); argv none; touches only apt state and, when npm
-# is present, its global packages (the optional Claude Code CLI).
+# Contract: run as root (or with sudo available); argv [--arm64] [--clang] [--windows]: with no
+# flag, what the release, debug and asan presets need (what setup-and-demo.sh uses); --arm64 adds
+# the linux-arm64 preset's cross toolchain, qemu-user and the arm64 Boost packages; --clang adds
+# clang++-14 for the clang preset and scripts/fuzz.sh; --windows adds the windows-x64 preset's
+# mingw-w64 and wine; touches only apt state (and dpkg's architecture list for --arm64); exit 1
+# on a usage error. Also, when npm is present and online, the optional Claude Code CLI (npm's
+# global packages) for the plugin validation test.
 # Boost comes from the versioned 1.81 packages: the unversioned libboost-*-dev names are 1.74,
 # which has no Boost.JSON and conflicts with 1.81.
 set -eu
 
-packages=(
-  g++ cmake ninja-build make strace
-  libboost-json1.81-dev
-  libboost-program-options1.81-dev
-  libboost-filesystem1.81-dev
-  libboost-test1.81-dev
-)
+boost=(json program-options filesystem test)
+packages=(g++ cmake ninja-build make strace ccache)
+for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev"); done
+
+arm64=no
+for arg in "$@"; do
+  case "$arg" in
+    # Debian's multiarch: the cross compiler, the arm64 Boost (static libraries and CMake files in
+    # /usr/lib/aarch64-linux-gnu), and the arm64 libc and libstdc++ the dynamically linked tests
+    # load under qemu-user (through /lib/ld-linux-aarch64.so.1).
+    --arm64)
+      arm64=yes
+      packages+=(crossbuild-essential-arm64 qemu-user-static libc6:arm64 libstdc++6:arm64)
+      for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev:arm64"); done ;;
+    # clang++-14, the unversioned clang++ scripts/fuzz.sh calls, and the libFuzzer and sanitizer
+    # runtimes it links.
+    --clang) packages+=(clang-14 clang libclang-rt-14-dev) ;;
+    # mingw-w64 with its -posix g++, wine to run the tests, dpkg-dev for apt-get source and bison
+    # for b2's grammar in scripts/build-boost-mingw.sh.
+    --windows) packages+=(g++-mingw-w64-x86-64 wine64 dpkg-dev bison) ;;
+    *) echo "usage: bash scripts/install-deps.sh [--arm64] [--clang] [--windows]" >&2; exit 1 ;;
+  esac
+done
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+
+# A new architecture's packages are unknown to apt until the update below, which a missing
+# package always triggers.
+if [ "$arm64" = yes ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  "${sudo_cmd[@]}" dpkg --add-architecture arm64
+fi
 
 # Optional: the Claude Code CLI, for the test that runs `claude plugin validate` on the installed
 # tree (it is skipped without the CLI). Never fails this script: npm may be absent or offline.
@@ -29,19 +59,17 @@ install_claude_cli() {
   return 0
 }
 
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all packages present"
+  echo "install-deps: all packages present${*:+ ($*)}"
   install_claude_cli
   exit 0
 fi
+
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -q
 "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"

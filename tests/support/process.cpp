@@ -1,6 +1,8 @@
 // process.cpp: runs a built hook binary as a real process, for the integration tests.
 #include "support/process.hpp"
 
+#include "support/emulator.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -35,7 +37,7 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
     std::vector<char*> envp;
     for (auto& s : env_strings) envp.push_back(s.data());
     envp.push_back(nullptr);
-    std::vector<std::string> argv_strings{exe};
+    std::vector<std::string> argv_strings = emulated_command(exe);
     argv_strings.insert(argv_strings.end(), options.args.begin(), options.args.end());
     std::vector<char*> argv;
     for (auto& s : argv_strings) argv.push_back(s.data());
@@ -49,7 +51,7 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
         ::dup2(out_pipe[1], 1);
         ::dup2(err_pipe[1], 2);
         if (options.cwd && ::chdir(options.cwd->c_str()) != 0) ::_exit(126);
-        ::execve(exe.c_str(), argv.data(), envp.data());
+        ::execve(argv_strings.front().c_str(), argv.data(), envp.data());
         ::_exit(127);
     }
     ::close(in_pipe[0]);

@@ -1,6 +1,8 @@
 // strace.hpp: runs a command under strace, to show a hook does no work once it reads its stdin.
 #pragma once
 
+#include <boost/test/tools/assertion_result.hpp>
+#include <boost/test/tree/test_unit.hpp>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,12 @@ struct Trace {
     // The opens before the first read(0, ...): only for tests that check they are all start-up.
     std::vector<std::string> opens_before_stdin;
 };
+
+// A precondition for a test case or suite that traces a hook (`* precondition(strace_sees_hooks)`):
+// false, with the reason, off Linux (macOS and Windows have no strace) and when the tests run under
+// an emulator (qemu-user, wine), where strace would trace the emulator's system calls rather than
+// the hook's. The skip is printed, never silent.
+boost::test_tools::assertion_result strace_sees_hooks(boost::unit_test::test_unit_id);
 
 // Runs `command` (argv, the program first) under `strace -f` with `stdin_bytes` on its stdin,
 // CLAUDE_PLUGIN_ROOT unset. Fails the test, saying so, when strace is missing or fails.

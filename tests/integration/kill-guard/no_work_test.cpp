@@ -17,7 +17,8 @@ Trace trace_guard(const std::string& payload) {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(not_viber_call_opens_no_file_and_starts_no_process) {
+BOOST_AUTO_TEST_CASE(not_viber_call_opens_no_file_and_starts_no_process,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
     for (
         const char* payload :
         {R"({"session_id":"s","tool_name":"Bash","agent_type":"general-purpose","tool_input":{"command":"pkill node"}})",
@@ -35,7 +36,8 @@ BOOST_AUTO_TEST_CASE(not_viber_call_opens_no_file_and_starts_no_process) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(viber_call_opens_no_file_either) {
+BOOST_AUTO_TEST_CASE(viber_call_opens_no_file_either,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
     // kill-guard reads nothing but stdin even when it decides.
     const Trace trace = trace_guard(
         R"({"agent_type":"viber:task-coder","tool_name":"Bash","tool_input":{"command":"ls"}})");

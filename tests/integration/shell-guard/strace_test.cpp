@@ -29,7 +29,8 @@ BOOST_AUTO_TEST_CASE(the_trace_sees_opens_and_execs_after_stdin) {
     BOOST_TEST(got.execs.size() == 2u, joined(got.execs));
 }
 
-BOOST_AUTO_TEST_CASE(a_non_viber_call_opens_no_file_and_starts_no_process) {
+BOOST_AUTO_TEST_CASE(a_non_viber_call_opens_no_file_and_starts_no_process,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("general-purpose", everything));
     BOOST_TEST(got.read_stdin);
@@ -38,7 +39,8 @@ BOOST_AUTO_TEST_CASE(a_non_viber_call_opens_no_file_and_starts_no_process) {
     BOOST_TEST(got.out.empty(), got.out);
 }
 
-BOOST_AUTO_TEST_CASE(a_scout_call_opens_no_file_and_starts_no_process) {
+BOOST_AUTO_TEST_CASE(a_scout_call_opens_no_file_and_starts_no_process,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("viber:scout", everything));
     BOOST_TEST(got.read_stdin);
@@ -47,7 +49,8 @@ BOOST_AUTO_TEST_CASE(a_scout_call_opens_no_file_and_starts_no_process) {
     BOOST_TEST(got.out.empty(), got.out);
 }
 
-BOOST_AUTO_TEST_CASE(a_refused_coder_call_opens_no_file_and_starts_no_process_either) {
+BOOST_AUTO_TEST_CASE(a_refused_coder_call_opens_no_file_and_starts_no_process_either,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("viber:task-coder", everything));
     BOOST_TEST(got.read_stdin);

@@ -171,7 +171,8 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_still_decides) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-BOOST_AUTO_TEST_SUITE(no_work_for_other_agents)
+BOOST_AUTO_TEST_SUITE(no_work_for_other_agents,
+                      *boost::unit_test::precondition(viber::testing::strace_sees_hooks))
 
 // trace_process's own check that it sees opens and execs is in
 // tests/integration/shell-guard/strace_test.cpp.
