@@ -136,7 +136,8 @@ BOOST_AUTO_TEST_CASE(unset_or_empty_logs_nothing_and_creates_no_file) {
 
 // The common path (a call for no viber agent) opens no file with the variable unset or empty;
 // with it set, the one open is the log's.
-BOOST_AUTO_TEST_CASE(the_common_path_opens_no_file_unless_the_log_is_set) {
+BOOST_AUTO_TEST_CASE(the_common_path_opens_no_file_unless_the_log_is_set,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
     ScratchDir dir;
     const std::string payload = bash_payload("general-purpose", "rm -rf x");
     for (const char* binary : {"kill-guard", "shell-guard", "verdict-nudge"}) {
