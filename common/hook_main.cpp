@@ -1,15 +1,14 @@
 // hook_main.cpp: tool mode and the fail-open hook mode shared by every binary.
 #include "common/hook_main.hpp"
 
+#include "common/os.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
 
 #include <boost/program_options.hpp>
-#include <csignal>
 #include <exception>
 #include <iostream>
-#include <unistd.h>
 
 namespace viber {
 
@@ -65,8 +64,7 @@ void answer(const std::optional<boost::json::value>& value) {
 } // namespace
 
 int hook_main(int argc, char** argv, const HookInfo& info) {
-    // A reader that goes away must not kill the hook with SIGPIPE.
-    std::signal(SIGPIPE, SIG_IGN);
+    os::prepare_standard_streams();
     if (argc > 1) {
         try {
             return tool_mode(argc, argv, info);
@@ -76,7 +74,7 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
     }
     set_argv0(argc > 0 ? argv[0] : nullptr);
     try {
-        const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
+        const std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
         answer(info.run(stdin_bytes));
         return 0;
     } catch (...) {

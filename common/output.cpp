@@ -1,9 +1,9 @@
 // output.cpp: the hook answers of SPEC §2, serialized by Boost.JSON as one compact line.
 #include "common/output.hpp"
 
+#include "common/os.hpp"
+
 #include <boost/json/serialize.hpp>
-#include <cerrno>
-#include <unistd.h>
 
 namespace viber {
 
@@ -63,14 +63,7 @@ std::string to_line(const json::value& answer) {
 }
 
 void write_stdout(std::string_view line) {
-    while (!line.empty()) {
-        const ssize_t put = ::write(STDOUT_FILENO, line.data(), line.size());
-        if (put < 0) {
-            if (errno == EINTR) continue;
-            return;
-        }
-        line.remove_prefix(static_cast<std::size_t>(put));
-    }
+    os::write_stdout(line);
 }
 
 } // namespace viber

@@ -7,6 +7,7 @@
 #include "common/transcript.hpp"
 
 #include "common/files.hpp"
+#include "common/os.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
@@ -19,7 +20,6 @@
 #include <cstring>
 #include <memory>
 #include <new>
-#include <unistd.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
@@ -292,28 +292,15 @@ public:
 
 class FileSource final : public Source {
 public:
-    explicit FileSource(int fd) : fd_(fd) {}
-    long read_some(char* into, std::size_t size) override {
-        for (;;) {
-            const ssize_t got = ::read(fd_, into, size);
-            if (got < 0 && errno == EINTR) continue;
-            return static_cast<long>(got);
-        }
-    }
+    explicit FileSource(os::File& file) : file_(file) {}
+    long read_some(char* into, std::size_t size) override { return file_.read_some(into, size); }
     bool read_at(std::string& into, std::uint64_t offset, std::size_t size) override {
         into.resize(size);
-        std::size_t done = 0;
-        while (done < size) {
-            const ssize_t got = ::pread(fd_, into.data() + done, size - done, static_cast<off_t>(offset + done));
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) return false;
-            done += static_cast<std::size_t>(got);
-        }
-        return true;
+        return file_.read_exact_at(into.data(), size, offset);
     }
 
 private:
-    int fd_;
+    os::File& file_;
 };
 
 class MemorySource final : public Source {
@@ -687,12 +674,10 @@ Scan scan_source(Source& source, const Request& request, std::size_t buffer_size
 // Public functions
 
 Scan scan_file(const std::string& path, const Request& request) {
-    const int fd = open_regular_file(path);
-    if (fd < 0) return Scan{};
-    FileSource source(fd);
-    Scan scan = scan_source(source, request, default_buffer_size, detail::Kernel::best);
-    ::close(fd);
-    return scan;
+    os::File file = os::File::open_regular(path);
+    if (!file) return Scan{};
+    FileSource source(file);
+    return scan_source(source, request, default_buffer_size, detail::Kernel::best);
 }
 
 Scan scan_bytes(std::string_view bytes, const Request& request) {

@@ -1,6 +1,7 @@
 // files_test.cpp: reading files a hook does not control: only regular files, never blocking.
 #define BOOST_TEST_MODULE files
 #include "common/files.hpp"
+#include "common/os.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -13,7 +14,6 @@
 using viber::is_directory;
 using viber::is_regular_file;
 using viber::mtime_seconds;
-using viber::open_regular_file;
 using viber::read_regular_file;
 using viber::testing::ScratchDir;
 
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking) {
     const auto start = std::chrono::steady_clock::now();
     BOOST_TEST(!is_regular_file(path));
     BOOST_TEST(!read_regular_file(path));
-    BOOST_TEST(open_regular_file(path) == -1);
+    BOOST_TEST(!viber::os::File::open_regular(path));
     BOOST_TEST(!mtime_seconds(path));
     BOOST_TEST(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
                5.0);
@@ -88,7 +88,7 @@ BOOST_AUTO_TEST_CASE(a_directory_is_refused) {
     BOOST_TEST(is_directory(path));
     BOOST_TEST(!is_regular_file(path));
     BOOST_TEST(!read_regular_file(path));
-    BOOST_TEST(open_regular_file(path) == -1);
+    BOOST_TEST(!viber::os::File::open_regular(path));
     BOOST_TEST(!mtime_seconds(path));
 }
 
@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(a_missing_file_and_an_empty_path_are_refused) {
     BOOST_TEST(!read_regular_file(""));
     BOOST_TEST(!is_regular_file(""));
     BOOST_TEST(!is_directory(""));
-    BOOST_TEST(open_regular_file("") == -1);
+    BOOST_TEST(!viber::os::File::open_regular(""));
     BOOST_TEST(!mtime_seconds(""));
 }
 
@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(dev_zero_is_refused_at_once) {
     HangGuard guard;
     BOOST_TEST(!is_regular_file("/dev/zero"));
     BOOST_TEST(!read_regular_file("/dev/zero"));
-    BOOST_TEST(open_regular_file("/dev/zero") == -1);
+    BOOST_TEST(!viber::os::File::open_regular("/dev/zero"));
     BOOST_TEST(!read_regular_file("/dev/null"));
 }
 
@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(a_file_without_read_permission) {
     // Root reads a mode-000 file anyway; the reader must agree with what the system allows.
     if (::access(path.c_str(), R_OK) != 0) {
         BOOST_TEST(!read_regular_file(path));
-        BOOST_TEST(open_regular_file(path) == -1);
+        BOOST_TEST(!viber::os::File::open_regular(path));
     } else {
         BOOST_TEST_MESSAGE(
             "running with read access past mode 000 (root): checking the read succeeds");
@@ -171,15 +171,16 @@ BOOST_AUTO_TEST_CASE(a_file_without_read_permission) {
     BOOST_TEST(is_regular_file(path)); // stat needs no read permission
 }
 
-BOOST_AUTO_TEST_CASE(open_regular_file_gives_a_blocking_descriptor) {
+BOOST_AUTO_TEST_CASE(an_open_regular_file_reads_plainly_and_at_an_offset) {
     ScratchDir dir;
-    const int fd = open_regular_file(dir.write("f", "abc"));
-    BOOST_REQUIRE(fd >= 0);
-    BOOST_TEST((::fcntl(fd, F_GETFL) & O_NONBLOCK) == 0);
-    BOOST_TEST((::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
+    viber::os::File file = viber::os::File::open_regular(dir.write("f", "abcdef"));
+    BOOST_REQUIRE(static_cast<bool>(file));
     char buffer[8];
-    BOOST_TEST(::read(fd, buffer, sizeof buffer) == 3);
-    ::close(fd);
+    BOOST_TEST(file.read_some(buffer, sizeof buffer) == 6);
+    BOOST_TEST(file.read_some(buffer, sizeof buffer) == 0);
+    BOOST_TEST(file.read_exact_at(buffer, 3, 2));
+    BOOST_TEST(std::string(buffer, 3) == "cde");
+    BOOST_TEST(!file.read_exact_at(buffer, 3, 4)); // past the end
 }
 
 BOOST_AUTO_TEST_CASE(mtime_is_whole_seconds) {

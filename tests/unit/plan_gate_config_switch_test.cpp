@@ -2,6 +2,7 @@
 // and running config.sh bounded in time and output, in the project directory.
 #define BOOST_TEST_MODULE plan_gate_config_switch
 #include "plan-gate/config_switch.hpp"
+#include "common/os.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -130,12 +131,26 @@ BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group) {
     BOOST_TEST(!running(std::stol(pid)));
 }
 
-BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_a_timeout) {
+// The script's answer is complete when it exits; a background job still holding stdout neither
+// holds the hook nor outlives it.
+BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_exits) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "echo 'planning.plain-plan-review: true'\n"
-                                                      "sleep 30 &\n");
-    const auto output = run_bash_script(script, dir.path(), std::chrono::milliseconds(500));
-    BOOST_TEST(!output.has_value());
+                                                      "sleep 30 &\n"
+                                                      "echo $! > \"" +
+                                                          (dir / "bgpid") + "\"\n");
+    const auto output = run_bash_script(script, dir.path(), std::chrono::milliseconds(5000));
+    BOOST_REQUIRE(output.has_value());
+    BOOST_TEST(switch_is_on(*output));
+    const std::string bgpid = read_file(dir / "bgpid");
+    BOOST_REQUIRE(!bgpid.empty());
+    BOOST_TEST(!running(std::stol(bgpid)));
+}
+
+BOOST_AUTO_TEST_CASE(the_time_left_never_passes_five_seconds_or_the_hook_deadline) {
+    const auto left = config_time_left();
+    BOOST_TEST(left.count() <= config_time_limit.count());
+    BOOST_TEST(left.count() <= viber::os::left_of(config_deadline).count());
 }
 
 BOOST_AUTO_TEST_CASE(output_past_the_bound_gives_no_switch) {
