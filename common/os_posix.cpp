@@ -236,7 +236,8 @@ std::vector<pid_t> children_of_this_process() {
         ::close(fd);
         if (n <= 0) continue;
         stat[n] = '\0';
-        // "pid (comm) S ppid ...": comm may hold spaces and parentheses, so parse after the last ')'.
+        // "pid (comm) S ppid ...": comm may hold spaces and parentheses, so parse after the last
+        // ')'.
         const char* close = std::strrchr(stat, ')');
         if (close == nullptr) continue;
         long ppid = 0;
@@ -349,9 +350,12 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
         if (ready < 0 && errno != EINTR) break;
         if (ready > 0 && !output_ended) {
             const ssize_t got = ::read(out[0], buffer, sizeof buffer);
-            if (got == 0) output_ended = true;
-            else if (got > 0 && !take(got)) break;
-            else if (got < 0 && errno != EINTR && errno != EAGAIN) output_ended = true;
+            if (got == 0)
+                output_ended = true;
+            else if (got > 0 && !take(got))
+                break;
+            else if (got < 0 && errno != EINTR && errno != EAGAIN)
+                output_ended = true;
         }
         const pid_t waited = ::waitpid(pid, nullptr, WNOHANG);
         if (waited == pid || (waited < 0 && errno == ECHILD)) {

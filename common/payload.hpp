@@ -4,7 +4,6 @@
 #include "common/os.hpp"
 
 #include <boost/json/object.hpp>
-
 #include <chrono>
 #include <cstddef>
 #include <optional>

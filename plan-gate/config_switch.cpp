@@ -2,9 +2,8 @@
 #include "plan-gate/config_switch.hpp"
 
 #include "common/files.hpp"
-#include "common/plugin_paths.hpp"
-
 #include "common/os.hpp"
+#include "common/plugin_paths.hpp"
 
 #include <algorithm>
 

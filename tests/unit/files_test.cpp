@@ -203,4 +203,3 @@ BOOST_AUTO_TEST_CASE(cuts_lf_and_crlf_trailing_newlines_only) {
     BOOST_TEST(viber::cut_trailing_newlines("\n\r\n") == "");
     BOOST_TEST(viber::cut_trailing_newlines("") == "");
 }
-

@@ -1,8 +1,8 @@
 // plan_gate_config_switch_test.cpp: reading the plain plan review switch from config.sh's output,
 // and running config.sh bounded in time and output, in the project directory.
 #define BOOST_TEST_MODULE plan_gate_config_switch
-#include "plan-gate/config_switch.hpp"
 #include "common/os.hpp"
+#include "plan-gate/config_switch.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
