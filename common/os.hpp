@@ -28,6 +28,14 @@ Clock::time_point process_start();
 // Milliseconds left until `process_start() + budget`; zero once it has passed.
 std::chrono::milliseconds left_of(std::chrono::milliseconds budget);
 
+// The UTC calendar time of `seconds` since the epoch (gmtime_r / gmtime_s); nullopt when it has
+// none.
+std::optional<std::tm> utc_calendar(std::time_t seconds);
+
+// True when `needle` occurs in `haystack`: memmem where the C library has it (glibc's is
+// vectorised), a plain search elsewhere.
+bool contains_bytes(std::string_view haystack, std::string_view needle);
+
 // ---------------------------------------------------------------------------------------------
 // Standard streams
 
@@ -96,6 +104,11 @@ private:
     static constexpr std::intptr_t invalid = -1;
     explicit File(std::intptr_t handle) : handle_(handle) {}
     std::intptr_t handle_ = invalid;
+#ifdef _WIN32
+    // Windows reads every byte at an explicit offset (an offset read moves the handle's own
+    // position there, unlike pread), so the sequential position is kept here.
+    std::uint64_t position_ = 0;
+#endif
 };
 
 // ---------------------------------------------------------------------------------------------

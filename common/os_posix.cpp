@@ -58,6 +58,17 @@ std::chrono::milliseconds left_of(std::chrono::milliseconds budget) {
     return std::max(left, std::chrono::milliseconds{0});
 }
 
+std::optional<std::tm> utc_calendar(std::time_t seconds) {
+    std::tm tm{};
+    if (::gmtime_r(&seconds, &tm) == nullptr) return std::nullopt;
+    return tm;
+}
+
+bool contains_bytes(std::string_view haystack, std::string_view needle) {
+    if (needle.empty()) return true;
+    return ::memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Standard streams
 

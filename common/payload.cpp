@@ -52,8 +52,7 @@ bool is_true(const boost::json::object& obj, std::string_view key) {
 }
 
 bool contains(std::string_view haystack, std::string_view needle) {
-    if (needle.empty()) return true;
-    return ::memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
+    return os::contains_bytes(haystack, needle);
 }
 
 } // namespace viber

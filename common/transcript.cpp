@@ -500,7 +500,7 @@ private:
         // plan write, so a line held in the buffer without those bytes is not worth a parse.
         if (relevant == (1u << detail::needle_file_path) && !line_dropped_) {
             const std::string_view held(data_ + (line_start_ - buffer_offset_), static_cast<std::size_t>(end - line_start_));
-            if (::memmem(held.data(), held.size(), "plans", 5) == nullptr) relevant = 0;
+            if (!os::contains_bytes(held, "plans")) relevant = 0;
         }
         if (relevant != 0) {
             try {
