@@ -1,6 +1,7 @@
 // process.cpp: runs a built hook binary as a real process, for the integration tests.
 // POSIX: fork/exec with poll over the three pipes. Windows: CreateProcessW with a thread per pipe.
 #include "support/process.hpp"
+#include "support/platform.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -30,6 +31,15 @@ std::string hook_binary(std::string_view name) {
     return std::string(VIBER_BIN_DIR) + "/" + std::string(name) + VIBER_EXE_SUFFIX;
 }
 std::string source_path(std::string_view rel) { return std::string(VIBER_SOURCE_DIR) + "/" + std::string(rel); }
+
+bool bash_on_path() {
+#ifdef _WIN32
+    wchar_t found[MAX_PATH];
+    return ::SearchPathW(nullptr, L"bash.exe", nullptr, MAX_PATH, found, nullptr) > 0;
+#else
+    return true; // POSIX systems have it; a missing bash fails the test, as it should
+#endif
+}
 
 #ifndef _WIN32
 RunResult run_process(const std::string& exe, const RunOptions& options) {

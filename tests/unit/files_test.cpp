@@ -3,6 +3,7 @@
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "support/scratch.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -53,7 +54,7 @@ BOOST_AUTO_TEST_CASE(a_file_larger_than_the_read_buffer_is_read_whole) {
     BOOST_TEST((*got == text));
 }
 
-BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking) {
+BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking, *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     const std::string path = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
@@ -67,7 +68,7 @@ BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking) {
                5.0);
 }
 
-BOOST_AUTO_TEST_CASE(a_fifo_with_a_writer_is_refused_too) {
+BOOST_AUTO_TEST_CASE(a_fifo_with_a_writer_is_refused_too, *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     const std::string path = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
@@ -92,7 +93,7 @@ BOOST_AUTO_TEST_CASE(a_directory_is_refused) {
     BOOST_TEST(!mtime_seconds(path));
 }
 
-BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused) {
+BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused, *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string path = dir / "dangling";
     BOOST_REQUIRE(::symlink((dir / "missing").c_str(), path.c_str()) == 0);
@@ -102,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused) {
     BOOST_TEST(!mtime_seconds(path));
 }
 
-BOOST_AUTO_TEST_CASE(a_link_to_a_regular_file_is_followed) {
+BOOST_AUTO_TEST_CASE(a_link_to_a_regular_file_is_followed, *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string target = dir.write("target", "text");
     const std::string path = dir / "link";
@@ -146,7 +147,7 @@ BOOST_AUTO_TEST_CASE(the_size_cap_is_inclusive) {
     BOOST_TEST(!read_regular_file(path, 0));
 }
 
-BOOST_AUTO_TEST_CASE(a_file_whose_read_fails_is_refused) {
+BOOST_AUTO_TEST_CASE(a_file_whose_read_fails_is_refused, *viber::testing::posix_only("/proc")) {
     // /proc/self/mem is a regular file whose read at offset 0 fails (EIO): the read error path,
     // testable even as root.
     BOOST_REQUIRE(is_regular_file("/proc/self/mem"));

@@ -27,6 +27,15 @@ struct IgnoreSigpipe {
     IgnoreSigpipe() { std::signal(SIGPIPE, SIG_IGN); }
 };
 
+// The layer's stream for a C descriptor: the descriptor on POSIX, its HANDLE on Windows.
+viber::os::Stream stream_of(int fd) {
+#ifdef _WIN32
+    return reinterpret_cast<viber::os::Stream>(::_get_osfhandle(fd));
+#else
+    return fd;
+#endif
+}
+
 // A pipe whose ends close with the object.
 struct Pipe {
     int read_end = -1;
@@ -72,7 +81,7 @@ std::optional<std::string> read_through_pipe(const std::string& bytes,
         }
         pipe.close_write();
     });
-    auto result = read_bounded(pipe.read_end, limits);
+    auto result = read_bounded(stream_of(pipe.read_end), limits);
     pipe.close_read(); // unblocks a writer the reader gave up on
     writer.join();
     return result;
@@ -118,7 +127,7 @@ BOOST_AUTO_TEST_CASE(reads_a_regular_file) {
     const std::string path = dir.write("payload.json", "{\"a\":1}\n");
     const int fd = ::open(path.c_str(), O_RDONLY);
     BOOST_REQUIRE(fd >= 0);
-    const auto got = read_bounded(fd);
+    const auto got = read_bounded(stream_of(fd));
     ::close(fd);
     BOOST_REQUIRE(got);
     BOOST_TEST(*got == "{\"a\":1}\n");
@@ -164,7 +173,7 @@ BOOST_AUTO_TEST_CASE(a_pipe_held_open_with_no_data_fails_after_the_idle_bound) {
     StdinLimits limits;
     limits.idle = 300ms;
     const auto start = std::chrono::steady_clock::now();
-    const auto got = read_bounded(pipe.read_end, limits);
+    const auto got = read_bounded(stream_of(pipe.read_end), limits);
     const double took = seconds_since(start);
     BOOST_TEST(!got);
     BOOST_TEST(took >= 0.25);
@@ -176,7 +185,7 @@ BOOST_AUTO_TEST_CASE(a_pipe_held_open_after_some_data_fails_too) {
     pipe.put("{\"cwd\":\"/repo\"}");
     StdinLimits limits;
     limits.idle = 300ms;
-    BOOST_TEST(!read_bounded(pipe.read_end, limits));
+    BOOST_TEST(!read_bounded(stream_of(pipe.read_end), limits));
 }
 
 BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
@@ -192,7 +201,7 @@ BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
         }
     });
     const auto start = std::chrono::steady_clock::now();
-    const auto got = read_bounded(pipe.read_end, limits);
+    const auto got = read_bounded(stream_of(pipe.read_end), limits);
     const double took = seconds_since(start);
     stop = true;
     pipe.close_read();
@@ -202,7 +211,7 @@ BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_descriptor_fails) {
-    BOOST_TEST(!read_bounded(-1));
+    BOOST_TEST(!read_bounded(stream_of(-1)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,6 +4,7 @@
 #include "common/os.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "support/scratch.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -72,7 +73,7 @@ BOOST_AUTO_TEST_CASE(two_switch_lines_are_off) {
         !switch_is_on("planning.plain-plan-review: true\nplanning.plain-plan-review: false\n"));
 }
 
-BOOST_AUTO_TEST_CASE(script_runs_in_cwd_with_stdin_from_dev_null_and_stderr_dropped) {
+BOOST_AUTO_TEST_CASE(script_runs_in_cwd_with_stdin_from_dev_null_and_stderr_dropped, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string project = dir.mkdir("it's a \"project\" $(touch pwned) dir");
     const std::string script = dir.write("config.sh", "echo to-stderr >&2\n"
@@ -86,7 +87,7 @@ BOOST_AUTO_TEST_CASE(script_runs_in_cwd_with_stdin_from_dev_null_and_stderr_drop
     BOOST_TEST(::access((project + "/pwned").c_str(), F_OK) != 0);
 }
 
-BOOST_AUTO_TEST_CASE(exit_status_is_ignored) {
+BOOST_AUTO_TEST_CASE(exit_status_is_ignored, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script =
         dir.write("config.sh", "echo 'planning.plain-plan-review: true'\nexit 3\n");
@@ -95,7 +96,7 @@ BOOST_AUTO_TEST_CASE(exit_status_is_ignored) {
     BOOST_TEST(switch_is_on(*output));
 }
 
-BOOST_AUTO_TEST_CASE(script_that_cannot_run_gives_no_switch) {
+BOOST_AUTO_TEST_CASE(script_that_cannot_run_gives_no_switch, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const auto output = run_bash_script(dir / "missing.sh", dir.path());
     BOOST_TEST(!(output && switch_is_on(*output)));
@@ -104,7 +105,7 @@ BOOST_AUTO_TEST_CASE(script_that_cannot_run_gives_no_switch) {
     BOOST_TEST(!(bad_cwd && switch_is_on(*bad_cwd)));
 }
 
-BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group) {
+BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "echo 'planning.plain-plan-review: true'\n"
                                                       "sleep 30 &\n"
@@ -133,7 +134,7 @@ BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group) {
 
 // The script's answer is complete when it exits; a background job still holding stdout neither
 // holds the hook nor outlives it.
-BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_exits) {
+BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_exits, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "echo 'planning.plain-plan-review: true'\n"
                                                       "sleep 30 &\n"
@@ -153,7 +154,7 @@ BOOST_AUTO_TEST_CASE(the_time_left_never_passes_five_seconds_or_the_hook_deadlin
     BOOST_TEST(left.count() <= viber::os::left_of(config_deadline).count());
 }
 
-BOOST_AUTO_TEST_CASE(output_past_the_bound_gives_no_switch) {
+BOOST_AUTO_TEST_CASE(output_past_the_bound_gives_no_switch, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "echo 'planning.plain-plan-review: true'\n"
                                                       "head -c 4096 /dev/zero | tr '\\0' x\n");
@@ -164,7 +165,7 @@ BOOST_AUTO_TEST_CASE(output_past_the_bound_gives_no_switch) {
     BOOST_TEST(switch_is_on(*whole));
 }
 
-BOOST_AUTO_TEST_CASE(endless_output_is_cut_at_the_bound) {
+BOOST_AUTO_TEST_CASE(endless_output_is_cut_at_the_bound, *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "yes 'planning.plain-plan-review: true'\n");
     const auto started = std::chrono::steady_clock::now();

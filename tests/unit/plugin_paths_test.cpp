@@ -3,6 +3,7 @@
 #include "common/files.hpp"
 #include "common/plugin_paths.hpp"
 #include "support/scratch.hpp"
+#include "support/platform.hpp"
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
@@ -69,7 +70,7 @@ BOOST_AUTO_TEST_CASE(an_empty_env_falls_back) {
                "/opt/x/hooks/bin/../../hooks/content/manifest.md");
 }
 
-BOOST_AUTO_TEST_CASE(an_env_path_that_is_not_a_regular_file_falls_back) {
+BOOST_AUTO_TEST_CASE(an_env_path_that_is_not_a_regular_file_falls_back, *viber::testing::posix_only("a FIFO")) {
     ScratchDir root;
     root.mkdir(rel); // a directory where the file should be
     BOOST_TEST(plugin_file(rel, root.path().c_str(), "/opt/x/hooks/bin") ==

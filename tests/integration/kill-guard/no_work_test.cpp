@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE integration_kill_guard_no_work
 #include "support/process.hpp"
 #include "support/strace.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -17,7 +18,7 @@ Trace trace_guard(const std::string& payload) {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(not_viber_call_opens_no_file_and_starts_no_process) {
+BOOST_AUTO_TEST_CASE(not_viber_call_opens_no_file_and_starts_no_process, *viber::testing::posix_only("strace")) {
     for (
         const char* payload :
         {R"({"session_id":"s","tool_name":"Bash","agent_type":"general-purpose","tool_input":{"command":"pkill node"}})",
@@ -35,7 +36,7 @@ BOOST_AUTO_TEST_CASE(not_viber_call_opens_no_file_and_starts_no_process) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(viber_call_opens_no_file_either) {
+BOOST_AUTO_TEST_CASE(viber_call_opens_no_file_either, *viber::testing::posix_only("strace")) {
     // kill-guard reads nothing but stdin even when it decides.
     const Trace trace = trace_guard(
         R"({"agent_type":"viber:task-coder","tool_name":"Bash","tool_input":{"command":"ls"}})");

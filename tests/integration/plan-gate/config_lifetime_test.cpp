@@ -6,6 +6,8 @@
 #define BOOST_TEST_MODULE plan_gate_config_lifetime
 #include "gate_fixture.hpp"
 
+#ifndef _WIN32
+
 #include <boost/test/unit_test.hpp>
 #include <cerrno>
 #include <fstream>
@@ -137,4 +139,11 @@ BOOST_AUTO_TEST_CASE(config_dies_with_a_killed_gate) {
     for (int i = 0; i < 250 && running(shell_pid); ++i) ::usleep(20'000);
     BOOST_TEST(!running(shell_pid));
 }
+#endif
+#else
+#include "support/platform.hpp"
+
+// On Windows the job object ends config.sh's whole tree (os_windows.cpp); these scripts need a
+// POSIX shell with setsid, kill and sleep.
+BOOST_AUTO_TEST_CASE(process_lifetime_by_pid, *viber::testing::posix_only("config.sh with setsid")) {}
 #endif

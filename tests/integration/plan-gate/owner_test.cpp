@@ -2,6 +2,7 @@
 // episode AND its frontmatter in the plan; a plan it cannot read stays the planner's.
 #define BOOST_TEST_MODULE plan_gate_owner
 #include "gate_fixture.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <sys/stat.h>
@@ -128,7 +129,7 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_directory_keeps_the_planner) {
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
 
-BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner) {
+BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner, *viber::testing::posix_only("a FIFO")) {
     // Never blocks on a FIFO nobody writes, never reads /dev/zero: not a regular file.
     Gate gate;
     gate.config(switch_off_script);
