@@ -23,7 +23,7 @@ std::optional<std::string> git_top_level(const std::string& dir) {
     while (at.filename() == "." && at.has_parent_path()) at = at.parent_path();
     for (;;) {
         if (os::is_directory_or_file_entry((at / ".git").string())) {
-            std::string top = at.string();
+            std::string top = at.generic_string(); // forward slashes on Windows too
             while (top.size() > 1 && top.back() == '/') top.pop_back();
             return top;
         }

@@ -43,6 +43,20 @@ std::string narrow(std::wstring_view wide) {
     return utf8;
 }
 
+// A path for the Win32 API: Git Bash's drive spelling `/c/x` (what hooks see in payloads and
+// what plan-gate's canonical file form uses) is `C:/x`; everything else as it is.
+std::wstring widen_path(std::string_view path) {
+    const bool letter = path.size() >= 2 && ((path[1] >= 'a' && path[1] <= 'z') ||
+                                             (path[1] >= 'A' && path[1] <= 'Z'));
+    if (path.size() >= 2 && path[0] == '/' && letter && (path.size() == 2 || path[2] == '/')) {
+        std::string drive(1, static_cast<char>(path[1] & ~0x20));
+        drive += ':';
+        drive += path.substr(2);
+        return widen(path.size() == 2 ? drive + "/" : drive);
+    }
+    return widen(path);
+}
+
 HANDLE as_handle(std::intptr_t h) {
     return reinterpret_cast<HANDLE>(h);
 }
@@ -51,7 +65,7 @@ HANDLE as_handle(std::intptr_t h) {
 // following symlinks, sharing everything so a writer is never disturbed.
 HANDLE open_path(const std::string& path, DWORD access) {
     if (path.empty()) return INVALID_HANDLE_VALUE;
-    return ::CreateFileW(widen(path).c_str(), access,
+    return ::CreateFileW(widen_path(path).c_str(), access,
                          FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                          OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
 }
@@ -128,8 +142,11 @@ std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits)
             std::lock_guard guard(shared->lock);
             if (!ok) {
                 const DWORD error = ::GetLastError();
-                // A closed pipe is the end of the input, not a failure.
-                if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF) shared->ended = true;
+                // A closed pipe is the end of the input, not a failure (which of these errors
+                // says so depends on when the writer closed; wine gives each of them).
+                if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF ||
+                    error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
+                    shared->ended = true;
                 else shared->failed = true;
             } else if (got == 0) {
                 shared->ended = true;
@@ -187,7 +204,7 @@ FileKind file_kind(const std::string& path) {
 
 bool is_directory_or_file_entry(const std::string& path) {
     // The entry itself, links not followed: a `.git` marker is a directory or a file.
-    const DWORD attributes = ::GetFileAttributesW(widen(path).c_str());
+    const DWORD attributes = ::GetFileAttributesW(widen_path(path).c_str());
     return attributes != INVALID_FILE_ATTRIBUTES;
 }
 
@@ -385,7 +402,7 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
 
     std::wstring command_line;
     for (const std::string& arg : argv) append_quoted(command_line, widen(arg));
-    const std::wstring dir = widen(cwd);
+    const std::wstring dir = widen_path(cwd);
 
     STARTUPINFOW startup{};
     startup.cb = sizeof startup;

@@ -24,7 +24,7 @@ void set_argv0(const char* argv0) {
 std::string executable_dir() {
     const std::string exe = os::executable_path(g_argv0);
     if (exe.empty()) return ".";
-    return fs::path(exe).parent_path().string();
+    return fs::path(exe).parent_path().generic_string(); // forward slashes on Windows too
 }
 
 std::string plugin_file(std::string_view rel, const char* plugin_root_env,
@@ -43,7 +43,7 @@ std::string plugin_root() {
         while (root.size() > 1 && root.back() == '/') root.pop_back();
         return root;
     }
-    return (fs::path(executable_dir()) / ".." / "..").lexically_normal().string();
+    return (fs::path(executable_dir()) / ".." / "..").lexically_normal().generic_string();
 }
 
 std::string plugin_file(std::string_view rel) {

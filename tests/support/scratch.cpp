@@ -48,19 +48,19 @@ std::string ScratchDir::write(std::string_view rel, std::string_view contents) c
     std::ofstream out(full.string(), std::ios::binary | std::ios::trunc);
     out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
     if (!out) throw std::runtime_error("cannot write " + full.string());
-    return full.string();
+    return full.generic_string();
 }
 
 std::string ScratchDir::mkdir(std::string_view rel) const {
     const fs::path full = fs::path(path_) / std::string(rel);
     fs::create_directories(full);
-    return full.string();
+    return full.generic_string();
 }
 
 PluginTree::PluginTree(std::string_view binary) {
     const fs::path bin_dir = fs::path(path()) / "hooks" / "bin";
     fs::create_directories(bin_dir);
-    binary_ = (bin_dir / (std::string(binary) + VIBER_EXE_SUFFIX)).string();
+    binary_ = (bin_dir / (std::string(binary) + VIBER_EXE_SUFFIX)).generic_string();
     fs::copy_file(hook_binary(binary), binary_, fs::copy_options::overwrite_existing);
     fs::permissions(binary_, fs::owner_all | fs::group_read | fs::group_exe | fs::others_read |
                                  fs::others_exe);

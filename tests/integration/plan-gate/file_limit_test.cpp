@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(the_switch_off_sets_no_limit, *viber::testing::needs_bash()
     require_allow(plan.ask());
 }
 
-BOOST_AUTO_TEST_CASE(no_config_script_sets_no_limit) {
+BOOST_AUTO_TEST_CASE(no_config_script_sets_no_limit, *viber::testing::needs_bash()) {
     Gate gate;
     const std::string text = plain_plan_naming(30);
     const std::string path = gate.plan(".claude/plans/p.md", text);
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(no_config_script_sets_no_limit) {
     require_allow(gate.ask(t));
 }
 
-BOOST_AUTO_TEST_CASE(a_planner_plan_has_no_file_limit) {
+BOOST_AUTO_TEST_CASE(a_planner_plan_has_no_file_limit, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     const std::string text = "---\nsource: x\n---\n" + plain_plan_naming(30);
@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(a_planner_plan_has_no_file_limit) {
     require_allow(gate.ask(t));
 }
 
-BOOST_AUTO_TEST_CASE(spellings_of_one_file_count_once) {
+BOOST_AUTO_TEST_CASE(spellings_of_one_file_count_once, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     std::string text = plain_plan_naming(8);
@@ -155,7 +155,7 @@ BOOST_AUTO_TEST_CASE(an_existing_file_without_a_path_shape_counts, *viber::testi
     BOOST_TEST(has(answer.reason, plan.gate.project() / "Makefile"));
 }
 
-BOOST_AUTO_TEST_CASE(the_root_is_the_git_top_level_of_cwd) {
+BOOST_AUTO_TEST_CASE(the_root_is_the_git_top_level_of_cwd, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     gate.project().mkdir(".git");
@@ -173,7 +173,7 @@ BOOST_AUTO_TEST_CASE(the_root_is_the_git_top_level_of_cwd) {
     require_narrow(gate.ask(payload), 9);
 }
 
-BOOST_AUTO_TEST_CASE(without_git_the_root_is_cwd) {
+BOOST_AUTO_TEST_CASE(without_git_the_root_is_cwd, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     BOOST_REQUIRE(
@@ -197,7 +197,7 @@ BOOST_AUTO_TEST_CASE(without_git_the_root_is_cwd) {
     require_narrow(gate.ask(payload), 9);
 }
 
-BOOST_AUTO_TEST_CASE(an_unreadable_plan_counts_nothing) {
+BOOST_AUTO_TEST_CASE(an_unreadable_plan_counts_nothing, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     const std::string dir = gate.project().mkdir(".claude/plans/d.md");

@@ -48,7 +48,7 @@ BOOST_AUTO_TEST_CASE(a_scout_call_opens_no_file_and_starts_no_process, *viber::t
     BOOST_TEST(got.out.empty(), got.out);
 }
 
-BOOST_AUTO_TEST_CASE(a_refused_coder_call_opens_no_file_and_starts_no_process_either) {
+BOOST_AUTO_TEST_CASE(a_refused_coder_call_opens_no_file_and_starts_no_process_either, *viber::testing::posix_only("strace")) {
     const Trace got =
         trace_process({hook_binary("shell-guard")}, bash_payload("viber:task-coder", everything));
     BOOST_TEST(got.read_stdin);

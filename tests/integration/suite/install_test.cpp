@@ -9,6 +9,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/files.hpp"
+#include "support/platform.hpp"
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -66,14 +67,14 @@ const Installed& installed() {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(cmake_install_succeeds) {
+BOOST_AUTO_TEST_CASE(cmake_install_succeeds, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     BOOST_TEST(tree.result.exit_code == 0,
                "cmake --install failed: " << tree.result.err << tree.result.out);
     BOOST_TEST(!tree.result.timed_out);
 }
 
-BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
+BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     std::set<std::string> files, directories, other;
     const fs::path root(tree.prefix.path());
@@ -97,7 +98,7 @@ BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
     BOOST_TEST(other.empty());
 }
 
-BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable) {
+BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     for (const char* name : hook_names) {
         struct stat info {};
@@ -108,7 +109,7 @@ BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike) {
+BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     std::set<std::string> versions;
     for (const char* name : hook_names) {
@@ -124,7 +125,7 @@ BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike) {
     BOOST_TEST(versions.size() == 1u, "the six binaries report different versions");
 }
 
-BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files) {
+BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     BOOST_TEST(read_file(tree / "hooks/hooks.json") == read_file(source_path("hooks/hooks.json")));
     BOOST_TEST(read_file(tree / "hooks/content/manifest.md") ==
@@ -136,7 +137,7 @@ BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files) {
 
 // The installed tree is a working plugin root: with CLAUDE_PLUGIN_ROOT unset, session-start finds
 // the manifest through its own location (SPEC §1) and injects it (SPEC §6).
-BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest) {
+BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     ScratchDir project;
     RunOptions options;
