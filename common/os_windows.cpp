@@ -139,9 +139,10 @@ std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits)
             DWORD got = 0;
             const BOOL ok =
                 ::ReadFile(stream, chunk.data(), static_cast<DWORD>(chunk.size()), &got, nullptr);
+            // Taken before the lock: taking a contended mutex calls Win32 and resets it.
+            const DWORD error = ok ? ERROR_SUCCESS : ::GetLastError();
             std::lock_guard guard(shared->lock);
             if (!ok) {
-                const DWORD error = ::GetLastError();
                 // A closed pipe is the end of the input, not a failure (which of these errors
                 // says so depends on when the writer closed; wine gives each of them).
                 if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF ||

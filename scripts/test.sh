@@ -31,7 +31,7 @@ if [ "$preset" = windows-x64 ]; then
   # One persistent wine server (and wine's own services, started by a first program) outside
   # ctest: a server started by a test would inherit that test's output pipe and ctest would wait
   # for it to exit.
-  /usr/lib/wine/wineserver64 -p </dev/null >/dev/null 2>&1
+  /usr/lib/wine/wineserver64 -p </dev/null >/dev/null 2>&1 || true # already running: fine
   /usr/lib/wine/wine64 cmd /c exit </dev/null >/dev/null 2>&1 || true
   trap '/usr/lib/wine/wineserver64 -k >/dev/null 2>&1 || true' EXIT
 fi
