@@ -52,6 +52,7 @@ using namespace viber::bench;
 
 struct Options {
     bool quick = false;
+    std::string only; // run only the cases whose name holds this text
     std::string out = std::string(VIBER_BENCH_BIN_DIR) + "/../bench-results.md";
     std::string work = "/tmp";
     std::string bin_dir = VIBER_BENCH_BIN_DIR;
@@ -87,6 +88,7 @@ struct Case {
     std::string expect_reason; // text the reason must contain, "" when any
     std::vector<Baseline> baselines;
     bool rss_target = false; // SPEC §10: peak RSS under 32 MB
+    double max_ms = 0;       // a time target for every run, 0 when only the 2 s bound holds
 };
 
 // Runs the measured programs from a helper process forked at start-up, while the driver is still
@@ -365,7 +367,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                          runs(200),
                          "silent",
                          "",
-                         {floor_on(typical, "<= 1.5x floor", 1.5)},
+                         {floor_on(typical, "<= 1.2x floor", 1.2)},
                          false});
     const std::string stop = world.input(
         "stop-plain.json", subagent_stop_payload("Explore", agent_message(1500), project));
@@ -379,7 +381,8 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
          false});
 
     // Commands from viber agents, and shell-guard's non-viber caller, at three sizes. SPEC §10
-    // sets 1.5x for a 20 KB viber command and for the common call; 100 B and 100 KB are reported.
+    // sets 1.3x for a 20 KB viber command and 1.2x for the common call; 100 B and 100 KB are
+    // reported.
     for (const auto& [size, label, n] :
          {std::tuple{std::size_t{100}, "100 B", 200}, std::tuple{std::size_t{20000}, "20 KB", 200},
           std::tuple{std::size_t{100000}, "100 KB", 100}}) {
@@ -395,7 +398,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                  runs(n),
                  "silent",
                  "",
-                 {floor_on(coder, viber_target ? "<= 1.5x floor" : "", viber_target ? 1.5 : 0)},
+                 {floor_on(coder, viber_target ? "<= 1.3x floor" : "", viber_target ? 1.3 : 0)},
                  false});
         const std::string plain = world.input("plain-" + std::to_string(size) + ".json",
                                               bash_payload("", command, project));
@@ -405,8 +408,28 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
              runs(n),
              "silent",
              "",
-             {floor_on(plain, plain_target ? "<= 1.5x floor" : "", plain_target ? 1.5 : 0)},
+             {floor_on(plain, plain_target ? "<= 1.2x floor" : "", plain_target ? 1.2 : 0)},
              false});
+    }
+
+    // The hostile 1 MiB commands (SPEC §10): each guard under 50 ms and 32 MB on every run.
+    int hostile_index = 0;
+    for (const HostileCommand& hostile : hostile_commands(std::size_t{1} << 20)) {
+        const std::string payload =
+            world.input("hostile-" + std::to_string(hostile_index++) + ".json",
+                        bash_payload("viber:task-coder", hostile.command, project));
+        for (const auto& [guard, expect] : {std::pair{"kill-guard", hostile.kill_guard},
+                                            std::pair{"shell-guard", hostile.shell_guard}}) {
+            Case c{std::string(guard) + ", 1 MiB hostile: " + hostile.label,
+                   {guard, world.bin(guard), {}, payload},
+                   runs(20),
+                   expect,
+                   "",
+                   {floor_on(payload, "", 0)},
+                   true};
+            c.max_ms = 50;
+            cases.push_back(std::move(c));
+        }
     }
 
     const std::string big =
@@ -417,8 +440,8 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      runs(50),
                      "silent",
                      "",
-                     {floor_on(big, "", 0)},
-                     false});
+                     {floor_on(big, "<= 3x floor", 3)},
+                     true});
     const std::string start = world.input("session-start.json", session_start_payload(project));
     cases.push_back({"session-start, per call (schema note)",
                      {"session-start", world.bin("session-start"), {}, start},
@@ -440,16 +463,16 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
         const std::string hints = world.input("hints-" + std::to_string(mb) + ".json",
                                               user_prompt_payload(transcript, project));
         std::vector<Baseline> gate_baselines{
-            wc_on(transcript, mb == 100 ? "<= 3x wc -l" : "", mb == 100 ? 3 : 0)};
+            wc_on(transcript, mb == 100 ? "<= 1.2x wc -l" : "", mb == 100 ? 1.2 : 0)};
         std::vector<Baseline> hints_baselines = gate_baselines;
         if (mb == 1) {
-            gate_baselines.push_back(floor_on(gate, "<= 2x floor", 2));
-            hints_baselines.push_back(floor_on(hints, "<= 2x floor", 2));
+            gate_baselines.push_back(floor_on(gate, "<= 1.5x floor", 1.5));
+            hints_baselines.push_back(floor_on(hints, "<= 1.5x floor", 1.5));
         }
         cases.push_back({"plan-gate, planner PASS, " + std::to_string(mb) + " MB transcript",
                          {"plan-gate", world.bin("plan-gate"), {}, gate},
                          runs(n),
-                         "allow",
+                         "silent",
                          "",
                          gate_baselines,
                          true});
@@ -472,9 +495,32 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
     cases.push_back({"plan-gate, review set PASS (20 tasks), 1 MB transcript",
                      {"plan-gate", world.bin("plan-gate"), {}, set_gate},
                      runs(100),
-                     "allow",
+                     "silent",
                      "",
                      {floor_on(set_gate, "", 0)},
+                     true});
+
+    // A session that reviewed its plan 20,000 times after writing it: every dispatch and verdict
+    // line is one pairing keeps (the last pair a PASS).
+    const std::string many_transcript = world.work + "/transcript-many-reviews.jsonl";
+    generate(many_transcript, 0, Tail::many_reviews, plan_path, 6);
+    const std::string many_gate =
+        world.input("gate-many.json", exit_plan_mode_payload(many_transcript, project));
+    const std::string many_hints =
+        world.input("hints-many.json", user_prompt_payload(many_transcript, project));
+    cases.push_back({"plan-gate, 20,000 dispatches and 20,000 verdicts after the plan write",
+                     {"plan-gate", world.bin("plan-gate"), {}, many_gate},
+                     runs(20),
+                     "silent",
+                     "",
+                     {wc_on(many_transcript, "<= 1.2x wc -l", 1.2), floor_on(many_gate, "", 0)},
+                     true});
+    cases.push_back({"plan-hints, 20,000 dispatches and 20,000 verdicts",
+                     {"plan-hints", world.bin("plan-hints"), {}, many_hints},
+                     runs(20),
+                     "silent",
+                     "",
+                     {wc_on(many_transcript, "<= 1.2x wc -l", 1.2)},
                      true});
 
     // The file counter: a plain plan of 2 MB naming 5,000 paths, the switch on.
@@ -489,7 +535,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      runs(20),
                      "deny",
                      "Next step: narrow the plan.",
-                     {floor_on(plain_gate, "", 0)},
+                     {floor_on(plain_gate, "<= 3x floor", 3)},
                      true});
     return cases;
 }
@@ -532,12 +578,13 @@ std::vector<Row> measure(const Runner& runner, const World& world, const Case& c
         const double base = percentile(baseline_times[b], 0.5);
         const double ratio = base > 0 ? median / base : 0;
         const bool ratio_over = baseline.limit > 0 && ratio > baseline.limit;
-        const bool time_over = worst >= 2000;
+        const bool time_over = worst >= (c.max_ms > 0 ? c.max_ms : 2000);
         std::ostringstream line;
         line << "| " << c.name << " | " << decision_text << " | " << c.runs << " | "
              << fixed(median, 2) << " | " << fixed(p90, 2) << " | " << fixed(worst, 1) << " | "
              << baseline.command.label << " " << fixed(base, 2) << " | " << fixed(ratio, 2)
-             << "x | " << (baseline.target.empty() ? "< 2 s" : baseline.target + ", < 2 s") << " | "
+             << "x | " << (baseline.target.empty() ? "" : baseline.target + ", ")
+             << (c.max_ms > 0 ? "< " + fixed(c.max_ms, 0) + " ms" : std::string("< 2 s")) << " | "
              << rss_text << "; " << baseline.command.label << " "
              << fixed(static_cast<double>(baseline_rss[b]) / 1024.0, 1) << " | "
              << (ratio_over || time_over || rss_over ? "OVER" : "ok") << " |";
@@ -560,7 +607,8 @@ int main(int argc, char** argv) {
         "work", po::value(&options.work), "where the scratch directory goes")(
         "bin-dir", po::value(&options.bin_dir),
         "the six hook binaries")("floor", po::value(&options.floor), "the floor binary")(
-        "content-dir", po::value(&options.content_dir), "manifest.md and plan-hints.md");
+        "content-dir", po::value(&options.content_dir), "manifest.md and plan-hints.md")(
+        "only", po::value(&options.only), "run only the cases whose name holds this text");
     try {
         po::variables_map vm;
         po::store(po::command_line_parser(argc, argv).options(described).run(), vm);
@@ -607,6 +655,9 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    if (!options.only.empty())
+        std::erase_if(
+            cases, [&](const Case& c) { return c.name.find(options.only) == std::string::npos; });
     std::cout << "viber-hooks benchmark: " << cases.size() << " cases"
               << (options.quick ? " (quick)" : "") << "\n"
               << std::flush;

@@ -180,6 +180,44 @@ std::string allowed_command(std::size_t bytes) {
     return command + tail;
 }
 
+namespace {
+
+std::string repeat_to(std::string_view piece, std::size_t bytes) {
+    std::string out;
+    out.reserve(bytes + piece.size());
+    while (out.size() + piece.size() <= bytes) out += piece;
+    return out;
+}
+
+} // namespace
+
+std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
+    std::vector<HostileCommand> out;
+    {
+        std::string nested = "pkill node; ";
+        for (int i = 0; i < 16; ++i) nested += "sh -c $(";
+        nested += repeat_to("echo x ", bytes - nested.size() - 16);
+        nested += std::string(16, ')');
+        out.push_back({"16 nested sh -c $(", std::move(nested), "deny", "deny"});
+    }
+    out.push_back({"10,000-deep $( then text",
+                   "echo " + repeat_to("$(", 20000) + repeat_to("x ", bytes - 20006), "deny",
+                   "silent"});
+    out.push_back(
+        {"a thousand wrappers, repeated",
+         repeat_to("sudo -u root nice -n 5 timeout 5 env X=1 ", bytes - 12) + "pkill node", "deny",
+         "silent"});
+    out.push_back(
+        {"targetless redirections", "x " + repeat_to("> ", bytes - 2), "silent", "silent"});
+    out.push_back({"find -exec tee {} {} ... \\;",
+                   "find src -exec tee " + repeat_to("{} ", bytes - 22) + "\\;", "silent", "deny"});
+    out.push_back(
+        {"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "silent", "silent"});
+    out.push_back(
+        {"pkill node and words", "pkill node " + repeat_to("x ", bytes - 11), "deny", "silent"});
+    return out;
+}
+
 std::string bash_payload(std::string_view agent_type, std::string_view command,
                          std::string_view cwd) {
     json::object payload{
@@ -351,6 +389,20 @@ bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tai
         for (auto it = slices.rbegin(); it != slices.rend(); ++it) pass(*it);
         pass("toolu_01GraphReview00000001");
         pass("toolu_01SpecReview000000001");
+    } else if (tail == Tail::many_reviews) {
+        // The reviewer answered FAIL 19,999 times, by id, and then PASS: every dispatch and
+        // verdict line is one pairing must keep.
+        for (std::size_t i = 0; i < many_reviews; ++i) {
+            const std::string id = "toolu_01Review" + std::to_string(1000000 + i) + "xyzw";
+            dispatch(id, "viber:planner-review", "memory: true\ninput: round " + std::to_string(i));
+            if (i + 1 == many_reviews) {
+                pass(id);
+            } else {
+                line(json::serialize(
+                    user_result(noise, when++, id,
+                                "## Plan Review\nFinding: tighten step 3.\nVERDICT: FAIL\n")));
+            }
+        }
     }
     return static_cast<bool>(out.flush());
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace viber::bench {
 
@@ -27,6 +28,16 @@ private:
 // A Bash command of about `bytes` bytes that no guard refuses (no chain, rm, write or inline
 // code): the guard has to analyze all of it.
 std::string allowed_command(std::size_t bytes);
+
+// The hostile commands of about `bytes` bytes each (docs/command-model.md, "Caps and cost"): what
+// each is, and what kill-guard and shell-guard (for viber:task-coder) decide on it.
+struct HostileCommand {
+    std::string label;
+    std::string command;
+    std::string kill_guard;  // "deny" or "silent"
+    std::string shell_guard; // "deny" or "silent"
+};
+std::vector<HostileCommand> hostile_commands(std::size_t bytes);
 
 // PreToolUse Bash payload; `agent_type` empty means the main session (no agent keys).
 std::string bash_payload(std::string_view agent_type, std::string_view command,
@@ -55,7 +66,10 @@ enum class Tail {
     planner_pass,    // planner Skill, EnterPlanMode, plan write, planner-review dispatch, PASS
     review_set_pass, // the same with the review set (spec, graph, two task slices) all PASS
     plain_plan,      // EnterPlanMode without the planner, a plain plan write, no review
+    many_reviews, // planner: 20,000 planner-review dispatches after the plan write, each answered
+                  // by its verdict line (FAIL, the last PASS)
 };
+inline constexpr std::size_t many_reviews = 20000;
 bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tail,
                       const std::string& plan_path, std::size_t plan_tasks);
 

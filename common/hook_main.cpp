@@ -30,7 +30,7 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
             << " runs as a Claude Code hook: JSON payload on stdin, at most one JSON line on "
                "stdout, exit 0.\n\n"
             << "Contract:\n"
-            << info.contract << "\n\n"
+            << info.help << "\n\n"
             << options;
     };
     try {
@@ -57,11 +57,24 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
     return 1;
 }
 
-void answer(const std::optional<boost::json::value>& value) {
-    if (value) write_stdout(to_line(*value));
+void answer(const Decision& decision) {
+    if (decision.answer) write_stdout(to_line(*decision.answer));
 }
 
 } // namespace
+
+Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& stdin_bytes,
+                      Trace& trace) {
+    const std::string_view bytes =
+        stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view();
+    if (info.prefilter == Prefilter::viber_agent && !contains(bytes, "viber:")) {
+        if (trace.on()) trace.step("the payload's bytes hold no `viber:`: dismissed unparsed");
+        return Decision::nothing();
+    }
+    std::optional<boost::json::object> payload;
+    if (stdin_bytes) payload = parse_object(bytes);
+    return info.decide(HookInput{payload ? &*payload : nullptr, bytes}, trace);
+}
 
 int hook_main(int argc, char** argv, const HookInfo& info) {
     os::prepare_standard_streams();
@@ -75,12 +88,13 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
     set_argv0(argc > 0 ? argv[0] : nullptr);
     try {
         const std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
-        answer(info.run(stdin_bytes));
+        Trace off;
+        answer(decide_stdin(info, stdin_bytes, off));
         return 0;
     } catch (...) {
     }
     try {
-        if (info.fail_open != nullptr) answer(info.fail_open(std::nullopt));
+        if (info.fail_open != nullptr) answer(info.fail_open());
     } catch (...) {
     }
     return 0;

@@ -1,8 +1,10 @@
 // hook_main.hpp: the one entry point every hook binary goes through: tool mode (--help,
-// --version) or hook mode (bounded stdin, decide, at most one line out, exit 0, fail open).
+// --version) or hook mode (bounded stdin, prefilter, one parse, decide, at most one line out,
+// exit 0, fail open).
 #pragma once
 
-#include <boost/json/value.hpp>
+#include "common/decision.hpp"
+#include "common/trace.hpp"
 
 #include <optional>
 #include <string>
@@ -10,20 +12,37 @@
 
 namespace viber {
 
-// The decision of a hook from its raw stdin: nullopt stdin means the read failed or passed a
-// bound. Returns the answer to print, or nullopt to print nothing.
-using HookRun = std::optional<boost::json::value> (*)(const std::optional<std::string>& stdin_bytes);
+// The hook's decision on one payload. `in.payload` is null when the bytes are not a JSON
+// object (or stdin could not be read): each hook decides what that means, usually nothing.
+using Decide = Decision (*)(const HookInput& in, Trace& trace);
+
+// The answer when `decide` throws; may throw too, and then nothing is printed.
+using FailOpen = Decision (*)();
+
+// A cheap byte test that dismisses a payload before it is parsed.
+enum class Prefilter {
+    none,
+    // Only a viber agent's call matters: bytes without `viber:` cannot carry a top-level
+    // `agent_type` starting `viber:` (Claude Code writes it unescaped).
+    viber_agent,
+};
 
 struct HookInfo {
-    std::string_view name;     // the binary's name, e.g. "kill-guard"
-    std::string_view contract; // two or three lines for --help
-    HookRun run;               // hook mode
-    HookRun fail_open;         // the answer when `run` throws (called with nullopt); may be null
+    std::string_view name = {}; // the binary's name, e.g. "kill-guard"
+    std::string_view help = {}; // for --help: the payload keys and files it reads, its contract
+    Decide decide = nullptr;
+    Prefilter prefilter = Prefilter::none;
+    FailOpen fail_open = nullptr; // null: print nothing when `decide` throws
 };
 
 // With no arguments: hook mode, always returning 0. With arguments: tool mode, returning 0 for
 // --help/--version and 1 (usage on stderr) for anything else, never 2.
 int hook_main(int argc, char** argv, const HookInfo& info);
+
+// Hook mode's decision on the bytes read from stdin (nullopt: the bounded read failed): the
+// prefilter, the one parse, then `info.decide`. Exceptions propagate to the caller.
+Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& stdin_bytes,
+                      Trace& trace);
 
 // The suite version, the same from every binary.
 std::string_view suite_version();

@@ -66,6 +66,8 @@ std::optional<std::tm> utc_calendar(std::time_t seconds) {
 
 bool contains_bytes(std::string_view haystack, std::string_view needle) {
     if (needle.empty()) return true;
+    // An empty haystack may have a null data(): memmem must not see it.
+    if (haystack.size() < needle.size()) return false;
     return ::memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
 }
 

@@ -21,10 +21,6 @@ json::value pretool(std::string_view decision, std::optional<std::string_view> r
 }
 } // namespace
 
-json::value pretool_allow() {
-    return pretool("allow", std::nullopt);
-}
-
 json::value pretool_deny(std::string_view reason) {
     return pretool("deny", reason);
 }

@@ -9,8 +9,7 @@
 
 namespace viber {
 
-// PreToolUse: allow carries no reason; deny always does.
-boost::json::value pretool_allow();
+// PreToolUse: a deny with its reason. There is no allow: a hook with no objection prints nothing.
 boost::json::value pretool_deny(std::string_view reason);
 
 // UserPromptSubmit (or any event) injecting model context.

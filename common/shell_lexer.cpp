@@ -1,21 +1,17 @@
-// shell_lexer.cpp: the one-pass shell lexer behind kill-guard and shell-guard (SPEC §7).
+// shell_lexer.cpp: the command model both guards share (docs/command-model.md), read in one pass.
 #include "common/shell_lexer.hpp"
 
+#include "common/trace.hpp"
+
+#include <algorithm>
 #include <array>
-#include <cstdint>
-#include <exception>
-#include <iterator>
+#include <memory>
 #include <optional>
 #include <utility>
 
 namespace viber::shell {
 
 namespace {
-
-// Thrown past the depth cap or the word budget; caught in analyze(), which then reports
-// complete == false. It only ever fires on pathological input, so the common path pays nothing
-// for it.
-struct BoundPassed {};
 
 bool is_blank(char c) {
     return c == ' ' || c == '\t';
@@ -28,6 +24,9 @@ bool is_name_start(char c) {
 }
 bool is_name_char(char c) {
     return is_name_start(c) || is_digit(c);
+}
+char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
 // Characters that end an unquoted word.
@@ -49,19 +48,22 @@ constexpr bool is_metachar(char c) {
     }
 }
 
-// Bytes read_word copies as they are: no metacharacter, quote, escape or expansion starts with
-// one. A table, because long commands are mostly such bytes.
+// Bytes read_word takes as they are: no metacharacter, quote, escape, expansion or glob
+// character starts with one. A table, because long commands are mostly such bytes.
 constexpr std::array<bool, 256> plain_bytes = [] {
     std::array<bool, 256> table{};
     for (int b = 0; b < 256; ++b) {
         const char c = static_cast<char>(b);
         table[static_cast<std::size_t>(b)] = !is_metachar(c) && c != '\\' && c != '\'' &&
-                                             c != '"' && c != '$' && c != '`';
+                                             c != '"' && c != '$' && c != '`' && c != '?' &&
+                                             c != '*' && c != '[' && c != '{';
     }
     return table;
 }();
 
-bool is_plain_byte(char c) { return plain_bytes[static_cast<unsigned char>(c)]; }
+bool is_plain_byte(char c) {
+    return plain_bytes[static_cast<unsigned char>(c)];
+}
 
 bool all_digits(std::string_view s) {
     if (s.empty()) return false;
@@ -70,8 +72,7 @@ bool all_digits(std::string_view s) {
     return true;
 }
 
-// `NAME=`, `NAME+=` or `NAME[subscript]=` at the start of the word's raw text: an assignment,
-// which the shell performs instead of running it as a command.
+// `NAME=`, `NAME+=` or `NAME[subscript]=` opening a word's raw text: an assignment.
 bool is_assignment(std::string_view raw) {
     if (raw.empty() || !is_name_start(raw[0])) return false;
     std::size_t i = 1;
@@ -85,63 +86,243 @@ bool is_assignment(std::string_view raw) {
     return i < raw.size() && raw[i] == '=';
 }
 
-// The text of a word as the shell would see it when the word is exactly `text`, unquoted.
-bool is_plain(const Word& w, std::string_view raw, std::string_view text) {
-    return !w.quoted && raw == text && w.text == text;
-}
+// ---------------------------------------------------------------------------------------------
+// Word text that is not a slice of the command (quotes removed from the middle, escapes
+// decoded, strings joined) lives in an arena released after its simple command, so memory
+// follows the largest simple command, not the whole line.
+class Arena {
+public:
+    struct Mark {
+        std::size_t chunk = 0;
+        std::size_t used = 0;
+    };
+
+    Mark mark() const { return {chunks_.size(), chunks_.empty() ? 0 : chunks_.back().used}; }
+
+    // Frees what was stored since `m` (one empty chunk is kept for reuse).
+    void release(Mark m) {
+        if (m.chunk == 0) {
+            if (!chunks_.empty()) {
+                chunks_.resize(1);
+                chunks_[0].used = 0;
+            }
+            return;
+        }
+        if (chunks_.size() > m.chunk) chunks_.resize(m.chunk);
+        if (chunks_.size() == m.chunk) chunks_.back().used = m.used;
+    }
+
+    std::string_view store(std::string_view text) {
+        if (text.empty()) return {};
+        if (chunks_.empty() || chunks_.back().size - chunks_.back().used < text.size()) {
+            const std::size_t size = std::max<std::size_t>(text.size(), 16384);
+            chunks_.push_back({std::make_unique<char[]>(size), size, 0});
+        }
+        Chunk& chunk = chunks_.back();
+        char* at = chunk.bytes.get() + chunk.used;
+        std::copy(text.begin(), text.end(), at);
+        chunk.used += text.size();
+        return {at, text.size()};
+    }
+
+private:
+    struct Chunk {
+        std::unique_ptr<char[]> bytes;
+        std::size_t size = 0;
+        std::size_t used = 0;
+    };
+    std::vector<Chunk> chunks_;
+};
+
+// What one reading shares across every buffer it lexes.
+struct Reading {
+    CommandSink& sink;
+    const Options& options;
+    Summary summary;
+    Arena arena;
+    std::vector<PathStep> path;
+};
 
 // ---------------------------------------------------------------------------------------------
-// Wrappers: commands that run their operand as a command (SPEC §7 table). Options are skipped
-// getopt-style: a cluster `-abc` is read letter by letter; a letter in `value_options` takes the
+// Wrappers (docs/command-model.md, "Wrappers"): commands that run their operand. Options are
+// read getopt-style: a cluster `-abc` letter by letter; a letter in `value_options` takes the
 // rest of the cluster or, when nothing is attached, the next word; a letter in `attached_only`
-// takes only an attached value; `--name=v` carries its value; a `--name` listed in `long_values`
-// takes the next word; `--` ends the options.
+// takes only an attached value; `--name=v` carries its value; a `--name` in `long_values` takes
+// the next word; `--` ends the options.
+
+enum class Assignments : std::uint8_t {
+    none,
+    before_dashdash, // sudo: NAME=VALUE operands before `--`
+    always,          // env: also after `--`
+};
+
+enum class Rest : std::uint8_t {
+    command,      // the words after the options (and operands) are a command
+    joined_line,  // joined by spaces, a command line (ssh, watch, cmd /c)
+    nothing,      // runs a command only through its shell-string option (su)
+    parallel,     // words before ::: are the command; with none, each argument after it is a line
+    find_clauses, // -exec … ; and friends
+    fd_clauses,   // fd -x …, -X …
+};
+
 struct WrapperRule {
     std::string_view name;
-    std::string_view value_options;
-    std::string_view attached_only;
-    std::string_view long_values; // space-separated, each with a trailing space: "--user --group "
-    std::string_view query_options; // options that make the wrapper run nothing (`command -v`)
-    unsigned skipped_operands = 0;  // timeout's DURATION
-    bool skips_assignments = false; // `env X=1 cmd`, `sudo X=1 cmd`
-    bool dash_is_option = false;    // `env -` is `env -i`
-    bool runs_via_xargs = false;    // its command is run by xargs
+    std::string_view subcommand = {}; // `docker exec`, `uv run`: this word must come next
+    std::string_view value_options = {};
+    std::string_view attached_only = {};
+    std::string_view long_values = {};   // each followed by a space: "--user --group "
+    std::string_view query_options = {}; // make it run nothing (`command -v`, `chrt -p`)
+    char shell_string_option = 0;        // `-c STRING` is a shell string (flock, su, script, npx)
+    char split_string_option = 0;        // env -S STRING: env's words again
+    char exec_option = 0;                // watch -x: the rest is a command, not a line
+    std::uint8_t operands = 0;           // words before the command (timeout DURATION, ssh HOST)
+    Assignments assignments = Assignments::none;
+    Rest rest = Rest::command;
+    bool fed_by_input = false;   // xargs, parallel: the command's operands come from input
+    bool dash_is_option = false; // `env -` is `env -i`
+    bool version_suffix = false; // npx: a `name@version` command word is `name`
 };
 
 constexpr std::array wrapper_rules{
-    WrapperRule{"sudo", "ugphCDrtUT", "",
-                "--user --group --host --prompt --close-from --chdir --role --type --other-user "
-                "--command-timeout ",
-                "", 0, true, false, false},
-    WrapperRule{"env", "uCS", "", "--unset --chdir --split-string ", "", 0, true, true, false},
-    WrapperRule{"command", "", "", "", "vV", 0, false, false, false},
-    WrapperRule{"builtin", "", "", "", "", 0, false, false, false},
-    WrapperRule{"exec", "a", "", "", "", 0, false, false, false},
-    WrapperRule{"nohup", "", "", "", "", 0, false, false, false},
-    WrapperRule{"time", "fo", "", "--format --output ", "", 0, false, false, false},
-    WrapperRule{"nice", "n", "", "--adjustment ", "", 0, false, false, false},
-    WrapperRule{"timeout", "sk", "", "--signal --kill-after ", "", 1, false, false, false},
-    WrapperRule{"stdbuf", "ioe", "", "--input --output --error ", "", 0, false, false, false},
-    WrapperRule{"xargs", "nPILsdEa", "iel",
-                "--arg-file --delimiter --max-args --max-procs --max-chars --process-slot-var ", "",
-                0, false, false, true},
+    WrapperRule{.name = "sudo",
+                .value_options = "ugphCDrtUTR",
+                .long_values = "--user --group --host --prompt --close-from --chdir --role --type "
+                               "--other-user --command-timeout ",
+                .assignments = Assignments::before_dashdash},
+    WrapperRule{.name = "doas", .value_options = "uC"},
+    WrapperRule{.name = "env",
+                .value_options = "uCSP",
+                .long_values = "--unset --chdir ",
+                .split_string_option = 'S',
+                .assignments = Assignments::always,
+                .dash_is_option = true},
+    WrapperRule{.name = "command", .query_options = "vV"},
+    WrapperRule{.name = "builtin"},
+    WrapperRule{.name = "exec", .value_options = "a"},
+    WrapperRule{.name = "nohup"},
+    WrapperRule{.name = "time", .value_options = "fo", .long_values = "--format --output "},
+    WrapperRule{.name = "nice", .value_options = "n", .long_values = "--adjustment "},
+    WrapperRule{.name = "timeout",
+                .value_options = "sk",
+                .long_values = "--signal --kill-after ",
+                .operands = 1},
+    WrapperRule{
+        .name = "stdbuf", .value_options = "ioe", .long_values = "--input --output --error "},
+    WrapperRule{.name = "setsid"},
+    WrapperRule{.name = "unbuffer"},
+    WrapperRule{.name = "unshare", .value_options = "SGRw"},
+    WrapperRule{.name = "ionice", .value_options = "cnp"},
+    WrapperRule{.name = "chrt", .query_options = "p", .operands = 1},
+    WrapperRule{.name = "taskset", .query_options = "p", .operands = 1},
+    WrapperRule{.name = "flock",
+                .value_options = "wE",
+                .long_values = "--timeout --conflict-exit-code ",
+                .shell_string_option = 'c',
+                .operands = 1},
+    WrapperRule{.name = "chroot", .long_values = "--userspec --groups ", .operands = 1},
+    WrapperRule{.name = "runuser",
+                .value_options = "ugGsw",
+                .long_values = "--user --group --supp-group --shell --whitelist-environment ",
+                .shell_string_option = 'c'},
+    WrapperRule{.name = "su",
+                .value_options = "ugGsw",
+                .long_values = "--user --group --supp-group --shell --whitelist-environment ",
+                .shell_string_option = 'c',
+                .rest = Rest::nothing},
+    WrapperRule{.name = "script",
+                .value_options = "EOIBTm",
+                .long_values = "--echo --log-out --log-in --log-io --log-timing --logging-format ",
+                .shell_string_option = 'c',
+                .operands = 1},
+    WrapperRule{.name = "watch",
+                .value_options = "nq",
+                .attached_only = "d",
+                .long_values = "--interval --equexit ",
+                .exec_option = 'x',
+                .rest = Rest::joined_line},
+    WrapperRule{.name = "strace", .value_options = "eopsuaIXPb"},
+    WrapperRule{.name = "ltrace", .value_options = "eopsuanAD"},
+    WrapperRule{
+        .name = "systemd-run",
+        .value_options = "pEM",
+        .long_values = "--unit --property --setenv --description --slice --machine "
+                       "--working-directory --uid --gid --nice ",
+    },
+    WrapperRule{.name = "busybox"},
+    WrapperRule{.name = "xargs",
+                .value_options = "nPILsdEaJRS",
+                .attached_only = "iel",
+                .long_values = "--arg-file --delimiter --max-args --max-procs --max-chars "
+                               "--process-slot-var --max-lines --eof --replace ",
+                .fed_by_input = true},
+    WrapperRule{.name = "parallel",
+                .value_options = "jSaI",
+                .long_values = "--sshlogin --slf --sshloginfile --arg-file --colsep --delay "
+                               "--timeout --jobs --joblog --results --tmpdir --workdir ",
+                .rest = Rest::parallel,
+                .fed_by_input = true},
+    WrapperRule{.name = "find", .rest = Rest::find_clauses},
+    WrapperRule{.name = "fd", .rest = Rest::fd_clauses},
+    WrapperRule{.name = "fdfind", .rest = Rest::fd_clauses},
+    WrapperRule{.name = "ssh",
+                .value_options = "piloOFJLRDbcEemQSWwBI",
+                .operands = 1,
+                .rest = Rest::joined_line},
+    WrapperRule{.name = "docker",
+                .subcommand = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --env-file --detach-keys ",
+                .operands = 1},
+    WrapperRule{.name = "podman",
+                .subcommand = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --env-file --detach-keys ",
+                .operands = 1},
+    WrapperRule{.name = "npx",
+                .value_options = "p",
+                .long_values = "--package --call ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{
+        .name = "bunx", .value_options = "p", .long_values = "--package ", .version_suffix = true},
+    WrapperRule{.name = "pnpm",
+                .subcommand = "dlx",
+                .value_options = "p",
+                .long_values = "--package ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "pnpm",
+                .subcommand = "exec",
+                .value_options = "CF",
+                .long_values = "--dir --filter ",
+                .shell_string_option = 'c'},
+    WrapperRule{.name = "yarn",
+                .subcommand = "dlx",
+                .value_options = "p",
+                .long_values = "--package ",
+                .version_suffix = true},
+    WrapperRule{.name = "yarn", .subcommand = "exec"},
+    WrapperRule{
+        .name = "uv",
+        .subcommand = "run",
+        .value_options = "p",
+        .long_values = "--with --with-requirements --python --from --project --directory "
+                       "--env-file --extra --group --index --package --module ",
+    },
+    WrapperRule{.name = "poetry",
+                .subcommand = "run",
+                .value_options = "CP",
+                .long_values = "--directory --project "},
+    WrapperRule{.name = "pipenv", .subcommand = "run"},
+    WrapperRule{.name = "cmd", .rest = Rest::joined_line},
 };
 
-const WrapperRule* find_wrapper(std::string_view name) {
-    for (const WrapperRule& rule : wrapper_rules)
-        if (rule.name == name) return &rule;
-    return nullptr;
-}
+// Shells whose `-c` runs its string and that read a script from stdin without one.
+constexpr std::array<std::string_view, 9> shell_names{"bash", "sh",  "zsh",  "dash",      "ksh",
+                                                      "mksh", "ash", "fish", "busybox-sh"};
 
-// Shells whose `-c` runs its first operand as a command line.
-constexpr std::array shell_names{std::string_view{"bash"}, std::string_view{"sh"},
-                                 std::string_view{"zsh"}, std::string_view{"dash"},
-                                 std::string_view{"ksh"}};
-
-bool is_shell(std::string_view name) {
-    for (std::string_view shell : shell_names)
-        if (shell == name) return true;
-    return false;
+bool is_shell_name(std::string_view name) {
+    return std::find(shell_names.begin(), shell_names.end(), name) != shell_names.end();
 }
 
 bool lists_long_option(std::string_view list, std::string_view option) {
@@ -154,168 +335,214 @@ bool lists_long_option(std::string_view list, std::string_view option) {
     return false;
 }
 
-struct WrapperOperands {
-    std::size_t command = 0;                 // index of the wrapped command word (== size: none)
-    bool query = false;                      // `command -v`: runs nothing
-    std::optional<std::string> split_string; // env -S STRING
-};
-
-WrapperOperands wrapper_operands(const std::vector<Word>& words, std::size_t i,
-                                 const WrapperRule& rule) {
-    WrapperOperands result;
-    const std::size_t n = words.size();
-    while (i < n) {
-        const std::string_view w = words[i].text;
-        if (w == "--") {
-            ++i;
-            break;
-        }
-        if (w == "-" && rule.dash_is_option) {
-            ++i;
-            continue;
-        }
-        if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
-            const std::size_t eq = w.find('=');
-            const std::string_view option = w.substr(0, eq);
-            if (option == "--split-string" && rule.name == "env") {
-                if (eq != std::string_view::npos)
-                    result.split_string = std::string(w.substr(eq + 1));
-                else if (i + 1 < n)
-                    result.split_string = words[++i].text;
-            } else if (eq == std::string_view::npos &&
-                       lists_long_option(rule.long_values, option)) {
-                ++i; // its value
-            }
-            ++i;
-            continue;
-        }
-        if (w.size() > 1 && w[0] == '-') {
-            bool consumed_next = false;
-            for (std::size_t k = 1; k < w.size(); ++k) {
-                const char letter = w[k];
-                if (rule.query_options.find(letter) != std::string_view::npos) result.query = true;
-                if (rule.value_options.find(letter) != std::string_view::npos) {
-                    std::string value;
-                    if (k + 1 < w.size())
-                        value = std::string(w.substr(k + 1));
-                    else if (i + 1 < n) {
-                        value = words[i + 1].text;
-                        consumed_next = true;
-                    }
-                    if (letter == 'S' && rule.name == "env") result.split_string = std::move(value);
-                    break;
-                }
-                if (rule.attached_only.find(letter) != std::string_view::npos) break;
-            }
-            i += consumed_next ? 2 : 1;
-            continue;
-        }
-        if (rule.skips_assignments && is_assignment(w)) {
-            ++i;
-            continue;
-        }
-        break;
-    }
-    if (!result.query && !result.split_string) {
-        for (unsigned skip = 0; skip < rule.skipped_operands && i < n; ++skip) ++i;
-    }
-    result.command = i;
-    return result;
+bool contains(std::string_view letters, char c) {
+    return c != 0 && letters.find(c) != std::string_view::npos;
 }
 
-} // namespace
-
-std::optional<std::size_t> shell_command_string(const std::vector<Word>& words, std::size_t i) {
-    bool has_c = false;
-    const std::size_t n = words.size();
-    while (i < n) {
-        const std::string_view w = words[i].text;
-        if (w == "--" || w == "-") {
-            ++i;
-            break;
-        }
-        if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
-            if (w == "--rcfile" || w == "--init-file") ++i;
-            ++i;
-            continue;
-        }
-        if (w.size() > 1 && (w[0] == '-' || w[0] == '+')) {
-            bool takes_value = false;
-            for (std::size_t k = 1; k < w.size(); ++k) {
-                if (w[k] == 'c' && w[0] == '-') has_c = true;
-                if (w[k] == 'o' || w[k] == 'O') takes_value = true;
-            }
-            i += takes_value ? 2 : 1;
-            continue;
-        }
-        break;
-    }
-    if (!has_c || i >= n) return std::nullopt;
-    return i;
+// `/c`, `//c`, `/C`: cmd's "run this line".
+bool is_cmd_run_option(std::string_view w) {
+    std::size_t slashes = 0;
+    while (slashes < w.size() && w[slashes] == '/') ++slashes;
+    return slashes > 0 && w.size() == slashes + 1 && lower(w[slashes]) == 'c';
 }
-
-namespace {
 
 // ---------------------------------------------------------------------------------------------
-
-struct Lexed {
-    Word word;
-    std::string_view raw; // the source text of the word, quotes included
-};
-
-struct SimpleCommand {
-    std::vector<Word> words;
-    std::vector<Redirect> redirects;
-    bool stdin_from_pipe = false;
-    bool stdin_from_heredoc = false;
-};
 
 struct PendingHeredoc {
     std::string delimiter;
     bool strip_tabs = false;
+    bool quoted = false;      // the body is data
+    bool feeds_shell = false; // a shell reads it as its script
+    std::string shell;        // that shell's name, for the path
 };
 
-enum class Mode {
+struct SimpleCommand {
+    std::vector<Word> words;
+    std::vector<Word> assignments;
+    std::vector<Redirect> redirects;
+    std::vector<std::string_view> scripts; // Word::script_text of words whose script differs
+    bool stdin_from_pipe = false;
+    bool prefix_seen = false; // an assignment or redirection: reserved words are plain words now
+    std::size_t heredocs_begin = 0;
+
+    void clear() {
+        words.clear();
+        assignments.clear();
+        redirects.clear();
+        scripts.clear();
+        stdin_from_pipe = false;
+        prefix_seen = false;
+    }
+};
+
+// The joined words of `echo`/`printf` before a pipe: the script a shell after the pipe reads.
+struct PipeText {
+    std::string text;
+    bool valid = false;
+};
+
+enum class Mode : std::uint8_t {
     command_start, // the next word is a command word (or a reserved word, or an assignment)
     in_command,    // the next word is an argument
-    for_header,    // `for NAME in WORDS`: the words are data until `;`, a newline or `do`
-    case_header,   // `case WORD in`: data until `in`
-    case_pattern,  // `PATTERN | PATTERN )`: data until `)`
+    for_name,      // `for`: the loop variable
+    for_header,    // `for NAME in WORDS`: data until `;`, a newline or `do`
+    case_header,   // `case WORD in`
+    case_pattern,  // `PATTERN | PATTERN )`
     function_name, // `function NAME`
-    conditional,   // `[[ … ]]`: operands, not commands
+    coproc_name,   // `coproc NAME {` or `coproc command`
+    conditional,   // `[[ … ]]`
 };
 
 enum class Frame : std::uint8_t { subshell, case_clause };
 
-// Lexes one buffer (the command, a backtick body, a -c string, an eval line). $(…) and <(…) in
-// the same buffer are lexed by nested calls of parse_list on the same Lexer, so the heredocs
-// pending at a newline are the buffer's own.
-class Lexer {
-public:
-    Lexer(std::string_view source, unsigned depth, bool via_xargs, Analysis& out,
-          const Options& options, std::size_t& words_left)
-        : src_(source), depth_(depth), via_xargs_(via_xargs), out_(out), options_(options),
-          words_left_(words_left) {}
+// A word past the 65,534th with its own script text in one simple command reads again as this.
+constexpr std::uint16_t lost_script = 0xFFFF;
 
-    void run() { parse_list(depth_, false); }
+// Builds one word: a view of the command while its text is a contiguous slice, an owned buffer
+// once quote removal or decoding makes it differ.
+class WordBuilder {
+public:
+    explicit WordBuilder(std::string_view src) : src_(src) {}
+
+    void source(std::size_t begin, std::size_t end, bool lead_expansion = false) {
+        if (end <= begin) return;
+        if (!owned_ && (view_end_ == view_begin_ || view_end_ == begin)) {
+            if (view_end_ == view_begin_) view_begin_ = begin;
+            view_end_ = end;
+        } else {
+            own();
+            buf_.append(src_.substr(begin, end - begin));
+        }
+        if (scripted_) script_.append(src_.substr(begin, end - begin));
+        lead(lead_expansion);
+    }
+
+    void decoded(std::string_view text) {
+        own();
+        buf_.append(text);
+        if (scripted_) script_.append(text);
+        lead(false);
+    }
+
+    // A command substitution (or an expansion holding one): the text as written, and in the
+    // script an expansion that can be empty, so a string read again never lexes it twice.
+    void substitution(std::size_t begin, std::size_t end, bool unquoted) {
+        if (!scripted_) {
+            scripted_ = true;
+            script_.assign(text_so_far());
+        }
+        const bool was_scripted = scripted_;
+        scripted_ = false;
+        source(begin, end, unquoted);
+        scripted_ = was_scripted;
+        script_.append("${_}");
+        word.has_substitution = true;
+    }
+
+    void set_script(std::string_view body) {
+        scripted_ = true;
+        script_.assign(body);
+    }
+
+    std::size_t size() const { return owned_ ? buf_.size() : view_end_ - view_begin_; }
+
+    Word finish(Arena& arena, std::vector<std::string_view>& scripts) {
+        word.text = owned_ ? arena.store(buf_) : src_.substr(view_begin_, view_end_ - view_begin_);
+        word.only_expansion = leading_ && !word.text.empty() && !word.quoted;
+        if (scripted_) {
+            if (scripts.size() < lost_script) {
+                scripts.push_back(arena.store(script_));
+                word.script_index = static_cast<std::uint16_t>(scripts.size());
+            } else {
+                word.script_index = lost_script; // read again as an unknown expansion
+            }
+        }
+        return word;
+    }
+
+    Word word;
 
 private:
+    std::string_view text_so_far() const {
+        return owned_ ? std::string_view(buf_) : src_.substr(view_begin_, view_end_ - view_begin_);
+    }
+    void own() {
+        if (owned_) return;
+        owned_ = true;
+        buf_.assign(src_.substr(view_begin_, view_end_ - view_begin_));
+    }
+    void lead(bool expansion) {
+        if (!leading_) return;
+        if (expansion)
+            word.leading_expansion =
+                static_cast<std::uint16_t>(std::min<std::size_t>(size(), 0xFFFF));
+        else
+            leading_ = false;
+    }
+
+    std::string_view src_;
+    std::size_t view_begin_ = 0, view_end_ = 0;
+    bool owned_ = false;
+    bool scripted_ = false;
+    bool leading_ = true;
+    std::string buf_;
+    std::string script_;
+};
+
+// Lexes one buffer: the command, a backtick body, a string read again. `$(…)` and `<(…)` in the
+// same buffer are lexed by nested parse_list calls on the same Lexer, so the heredocs pending
+// at a newline are the buffer's own.
+class Lexer {
+public:
+    Lexer(Reading& reading, std::string_view source, unsigned depth, bool fed_by_input,
+          bool via_find)
+        : r_(reading), src_(source), depth_(depth), fed_by_input_(fed_by_input),
+          via_find_(via_find) {}
+
+    void run() { (void)parse_list(depth_, false); }
+
+private:
+    Reading& r_;
     std::string_view src_;
     std::size_t pos_ = 0;
     unsigned depth_;
-    bool via_xargs_;
-    Analysis& out_;
-    const Options& options_;
-    std::size_t& words_left_; // shared by every Lexer of one analysis
+    bool fed_by_input_;
+    bool via_find_;
     std::vector<PendingHeredoc> heredocs_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> paren_pairs_; // built on first `((`
+    bool paren_pairs_built_ = false;
+    bool in_array_ = false;
+    bool emitted_any_ = false;
+    const SimpleCommand* simple_ = nullptr; // the command read_wrapper reads
+    // Set by substitution() when `$(cat <<DELIM … DELIM)` was read: where it began and its body.
+    std::size_t idiom_at_ = std::string_view::npos;
+    std::string_view idiom_body_;
 
     bool at_end() const { return pos_ >= src_.size(); }
     char peek(std::size_t ahead = 0) const {
         return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0';
     }
 
-    void enter(unsigned depth) const {
-        if (depth > options_.max_depth) throw BoundPassed{};
+    // The position of the `ahead`-th character from `from`, line continuations (backslash-
+    // newline) skipped: bash removes them inside operators too (`&\⏎&` is `&&`).
+    std::size_t op_pos(std::size_t from, std::size_t ahead) const {
+        std::size_t p = from;
+        for (std::size_t k = 0;; ++k) {
+            while (p + 1 < src_.size() && src_[p] == '\\' && src_[p + 1] == '\n') p += 2;
+            if (k == ahead) return p;
+            ++p;
+        }
+    }
+    char op(std::size_t ahead) const {
+        const std::size_t p = op_pos(pos_, ahead);
+        return p < src_.size() ? src_[p] : '\0';
+    }
+    void op_skip(std::size_t count) { pos_ = std::min(op_pos(pos_, count), src_.size()); }
+
+    bool deeper_than_cap(unsigned depth) {
+        if (depth <= r_.options.max_depth) return false;
+        r_.summary.reached_depth_cap = true;
+        return true;
     }
 
     void skip_blanks() {
@@ -323,89 +550,303 @@ private:
             if (is_blank(src_[pos_]))
                 ++pos_;
             else if (src_[pos_] == '\\' && peek(1) == '\n')
-                pos_ += 2; // line continuation
+                pos_ += 2;
             else
                 break;
         }
     }
 
+    // `# note \⏎pkill x`: a comment ends at the newline, a backslash before it included.
     void skip_comment() {
         while (!at_end() && src_[pos_] != '\n') ++pos_;
     }
 
-    // After an unquoted newline: the bodies of the heredocs opened on that line, in order, are
-    // data.
-    void read_heredoc_bodies() {
-        for (const PendingHeredoc& heredoc : heredocs_) {
-            while (!at_end()) {
-                std::size_t eol = src_.find('\n', pos_);
-                if (eol == std::string_view::npos) eol = src_.size();
-                std::string_view line = src_.substr(pos_, eol - pos_);
-                pos_ = eol < src_.size() ? eol + 1 : eol;
-                if (heredoc.strip_tabs)
-                    while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
-                if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-                if (line == heredoc.delimiter) break;
+    // ---- parentheses ------------------------------------------------------------------------
+
+    // Pairs of matching parentheses in the buffer, quotes skipped: `((` and `$((` are arithmetic
+    // only when the `)` matching the second `(` is followed at once by `)`. Built once, so a
+    // line of ten thousand `((` stays linear.
+    void build_paren_pairs() {
+        paren_pairs_built_ = true;
+        std::vector<std::uint32_t> open;
+        for (std::size_t i = 0; i < src_.size(); ++i) {
+            const char c = src_[i];
+            if (c == '\\') {
+                ++i;
+            } else if (c == '\'') {
+                const std::size_t close = src_.find('\'', i + 1);
+                if (close == std::string_view::npos) break;
+                i = close;
+            } else if (c == '(') {
+                open.push_back(static_cast<std::uint32_t>(i));
+            } else if (c == ')' && !open.empty()) {
+                paren_pairs_.emplace_back(open.back(), static_cast<std::uint32_t>(i));
+                open.pop_back();
             }
         }
-        heredocs_.clear();
+        std::sort(paren_pairs_.begin(), paren_pairs_.end());
     }
 
-    // From `((` or `$((` (pos_ just after the opening parentheses): skips to the matching `))`.
-    // The expression is not a command, but a $(…) or `…` inside it still runs.
-    void skip_arithmetic(unsigned depth, Word* word) {
-        int open = 2;
+    // `at` is the second `(` of `((`.
+    bool is_arithmetic(std::size_t at) {
+        if (!paren_pairs_built_) build_paren_pairs();
+        const auto it = std::lower_bound(
+            paren_pairs_.begin(), paren_pairs_.end(),
+            std::pair<std::uint32_t, std::uint32_t>(static_cast<std::uint32_t>(at), 0));
+        if (it == paren_pairs_.end() || it->first != at) return true; // unclosed: arithmetic
+        const std::size_t after = op_pos(it->second + 1, 0);
+        return after < src_.size() && src_[after] == ')';
+    }
+
+    // From just after an opening `(` whose contents are skipped past the depth cap: to just
+    // after its matching `)`. Quotes and nested substitutions are tracked on a heap stack.
+    void skip_opaque_parens() {
+        std::vector<char> stack{')'};
+        while (!at_end() && !stack.empty()) {
+            const char c = src_[pos_];
+            if (c == '\\') {
+                pos_ += 2;
+                continue;
+            }
+            if (stack.back() == '"') {
+                if (c == '"')
+                    stack.pop_back();
+                else if (c == '$' && peek(1) == '(') {
+                    stack.push_back(')');
+                    ++pos_;
+                }
+                ++pos_;
+                continue;
+            }
+            if (c == '\'') {
+                const std::size_t close = src_.find('\'', pos_ + 1);
+                pos_ = close == std::string_view::npos ? src_.size() : close + 1;
+                continue;
+            }
+            if (c == '"')
+                stack.push_back('"');
+            else if (c == '(')
+                stack.push_back(')');
+            else if (c == ')')
+                stack.pop_back();
+            ++pos_;
+        }
+        if (pos_ > src_.size()) pos_ = src_.size();
+    }
+
+    // ---- heredocs ---------------------------------------------------------------------------
+
+    // After an unquoted newline: the bodies of the heredocs opened on that line, in order.
+    // Returns true when a `DELIM)` line closed the enclosing substitution (pos_ is on the `)`).
+    bool read_heredoc_bodies(unsigned depth, bool in_substitution) {
+        std::vector<PendingHeredoc> pending = std::move(heredocs_);
+        heredocs_.clear();
+        bool closed = false;
+        for (const PendingHeredoc& heredoc : pending) {
+            if (closed) break;
+            const std::size_t body_begin = pos_;
+            std::size_t body_end = src_.size();
+            bool line_start = true;
+            while (!at_end()) {
+                if (line_start) {
+                    line_start = false;
+                    std::size_t eol = src_.find('\n', pos_);
+                    if (eol == std::string_view::npos) eol = src_.size();
+                    std::string_view line = src_.substr(pos_, eol - pos_);
+                    if (heredoc.strip_tabs)
+                        while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
+                    if (line == heredoc.delimiter) {
+                        body_end = pos_;
+                        pos_ = eol < src_.size() ? eol + 1 : eol;
+                        break;
+                    }
+                    // Inside $(…), bash also ends the body at a line opening with the delimiter
+                    // and `)`: the `)` closes the substitution and the line goes on after it.
+                    if (in_substitution && line.size() > heredoc.delimiter.size() &&
+                        line.starts_with(heredoc.delimiter) &&
+                        line[heredoc.delimiter.size()] == ')') {
+                        body_end = pos_;
+                        pos_ = static_cast<std::size_t>(line.data() - src_.data()) +
+                               heredoc.delimiter.size(); // on the `)`
+                        closed = true;
+                        break;
+                    }
+                    if (heredoc.quoted || heredoc.feeds_shell) {
+                        pos_ = eol < src_.size() ? eol + 1 : eol;
+                        line_start = true;
+                        continue;
+                    }
+                }
+                // An unquoted delimiter: `$(…)` and backticks in the body run.
+                const char c = src_[pos_];
+                if (c == '\n') {
+                    ++pos_;
+                    line_start = true;
+                } else if (c == '\\') {
+                    pos_ += (peek(1) == '\n') ? 2 : 2;
+                } else if (c == '$' && op(1) == '(') {
+                    const std::size_t second = op_pos(pos_, 2);
+                    if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
+                        pos_ = second + 1;
+                        skip_arithmetic(depth, nullptr, ')');
+                    } else {
+                        op_skip(2);
+                        substitution(depth, "$(…)");
+                    }
+                } else if (c == '`') {
+                    backtick(depth, false, nullptr);
+                } else {
+                    ++pos_;
+                }
+            }
+            if (pos_ > src_.size()) pos_ = src_.size();
+            if (heredoc.feeds_shell && !deeper_than_cap(depth + 1)) {
+                r_.path.push_back({heredoc.shell, "<<"});
+                Lexer(r_, src_.substr(body_begin, body_end - body_begin), depth + 1, fed_by_input_,
+                      via_find_)
+                    .run();
+                r_.path.pop_back();
+            }
+        }
+        return closed;
+    }
+
+    // ---- expansions -------------------------------------------------------------------------
+
+    // From just after `((`, `$((` or `$[`: to just after the closing `))` or `]`. The expression
+    // is not a command and holds no heredoc, but a $(…) or `…` inside it runs.
+    void skip_arithmetic(unsigned depth, bool* substituted, char closer) {
+        int open = closer == ')' ? 2 : 1;
+        const char opener = closer == ')' ? '(' : '[';
         while (!at_end() && open > 0) {
             const char c = src_[pos_];
-            if (c == '$' && peek(1) == '(' && peek(2) != '(') {
-                if (word != nullptr) word->has_substitution = true;
-                pos_ += 2;
-                substitution(depth);
+            if (c == '$' && op(1) == '(' && op(2) != '(') {
+                if (substituted != nullptr) *substituted = true;
+                op_skip(2);
+                substitution(depth, "$(…)");
                 continue;
             }
             if (c == '`') {
-                if (word != nullptr) word->has_substitution = true;
-                backtick(depth);
+                if (substituted != nullptr) *substituted = true;
+                backtick(depth, false, nullptr);
+                continue;
+            }
+            if (c == '\\') {
+                pos_ += 2;
                 continue;
             }
             ++pos_;
-            if (c == '(')
+            if (c == opener)
                 ++open;
-            else if (c == ')')
+            else if (c == closer)
                 --open;
         }
+        if (pos_ > src_.size()) pos_ = src_.size();
     }
 
-    // pos_ just after `$(`, `<(` or `>(`: lexes the commands inside, one level deeper.
-    void substitution(unsigned depth) {
-        enter(depth + 1);
-        parse_list(depth + 1, true);
+    // pos_ just after `$(`, `<(` or `>(`: the commands inside, one level deeper.
+    // Returns the text an `echo`/`printf` ending it prints (what `source <(echo …)` runs).
+    PipeText substitution(unsigned depth, std::string_view how) {
+        if (deeper_than_cap(depth + 1)) {
+            skip_opaque_parens();
+            return {};
+        }
+        const std::size_t begin = pos_;
+        std::string_view body;
+        const bool idiom = how == "$(…)" && cat_heredoc_idiom(body);
+        r_.path.push_back({"", how});
+        PipeText printed = parse_list(depth + 1, true);
+        r_.path.pop_back();
+        if (idiom) {
+            idiom_at_ = begin;
+            idiom_body_ = body;
+        }
+        return printed;
     }
 
-    // pos_ on the opening backtick: the body, with \` \\ \$ unescaped, is its own command line.
-    void backtick(unsigned depth) {
+    // At pos_ (just after `$(`): `cat <<DELIM` then a body then the `DELIM` line then `)`, the
+    // way agents write a long string. Sets `body`; pos_ is unchanged.
+    bool cat_heredoc_idiom(std::string_view& body) const {
+        std::size_t p = pos_;
+        while (p < src_.size() && is_blank(src_[p])) ++p;
+        if (src_.substr(p, 3) != "cat") return false;
+        p += 3;
+        std::size_t blanks = p;
+        while (p < src_.size() && is_blank(src_[p])) ++p;
+        if (p == blanks && src_.substr(p, 2) != "<<") return false;
+        if (src_.substr(p, 2) != "<<") return false;
+        p += 2;
+        bool strip = false;
+        if (p < src_.size() && src_[p] == '-') {
+            strip = true;
+            ++p;
+        }
+        while (p < src_.size() && is_blank(src_[p])) ++p;
+        std::string delimiter;
+        while (p < src_.size() && src_[p] != '\n' && !is_blank(src_[p])) {
+            const char c = src_[p++];
+            if (c == '\'' || c == '"' || c == '\\') continue;
+            if (is_metachar(c)) return false;
+            delimiter += c;
+        }
+        while (p < src_.size() && is_blank(src_[p])) ++p;
+        if (delimiter.empty() || p >= src_.size() || src_[p] != '\n') return false;
+        const std::size_t body_begin = ++p;
+        while (p <= src_.size()) {
+            std::size_t eol = src_.find('\n', p);
+            if (eol == std::string_view::npos) eol = src_.size();
+            std::string_view line = src_.substr(p, eol - p);
+            if (strip)
+                while (!line.empty() && line.front() == '\t') line.remove_prefix(1);
+            std::size_t rest = std::string_view::npos;
+            if (line == delimiter)
+                rest = eol;
+            else if (line.size() > delimiter.size() && line.starts_with(delimiter) &&
+                     line[delimiter.size()] == ')')
+                rest = static_cast<std::size_t>(line.data() - src_.data()) + delimiter.size();
+            if (rest != std::string_view::npos) {
+                body = src_.substr(body_begin, p - body_begin);
+                while (rest < src_.size() && (is_blank(src_[rest]) || src_[rest] == '\n')) ++rest;
+                return rest < src_.size() && src_[rest] == ')';
+            }
+            if (eol >= src_.size()) return false;
+            p = eol + 1;
+        }
+        return false;
+    }
+
+    // pos_ on the opening backtick: the body, with the backslash of \` \\ \$ (and inside double
+    // quotes \") dropped, is its own command line.
+    void backtick(unsigned depth, bool in_double, WordBuilder* word) {
+        const std::size_t begin = pos_;
         ++pos_;
         std::string body;
         while (!at_end() && src_[pos_] != '`') {
             const char c = src_[pos_];
-            if (c == '\\' && pos_ + 1 < src_.size() &&
-                (src_[pos_ + 1] == '`' || src_[pos_ + 1] == '\\' || src_[pos_ + 1] == '$')) {
-                body += src_[pos_ + 1];
-                pos_ += 2;
-                continue;
+            if (c == '\\' && pos_ + 1 < src_.size()) {
+                const char next = src_[pos_ + 1];
+                if (next == '`' || next == '\\' || next == '$' || (in_double && next == '"')) {
+                    body += next;
+                    pos_ += 2;
+                    continue;
+                }
             }
             body += c;
             ++pos_;
         }
         if (!at_end()) ++pos_;
-        enter(depth + 1);
+        if (word != nullptr) word->substitution(begin, pos_, !in_double);
         if (body.find_first_not_of(" \t\n") == std::string::npos) return; // `` runs nothing
-        Lexer(body, depth + 1, via_xargs_, out_, options_, words_left_).run();
+        if (deeper_than_cap(depth + 1)) return;
+        const std::string_view stored = r_.arena.store(body);
+        r_.path.push_back({"", "`…`"});
+        Lexer(r_, stored, depth + 1, fed_by_input_, via_find_).run();
+        r_.path.pop_back();
     }
 
     // pos_ just after `${`: skips the parameter expansion, lexing the substitutions inside it.
     // Quotes inside are tracked with a flag, not by recursion, so nesting costs no stack.
-    void parameter_expansion(unsigned depth, Word& word) {
+    void parameter_expansion(unsigned depth, bool& substituted) {
         int braces = 1;
         bool in_double = false;
         while (!at_end() && braces > 0) {
@@ -418,16 +859,19 @@ private:
             } else if (c == '"') {
                 in_double = !in_double;
                 ++pos_;
-            } else if (c == '$' && peek(1) == '(' && peek(2) == '(') {
-                pos_ += 3;
-                skip_arithmetic(depth, &word);
-            } else if (c == '$' && peek(1) == '(') {
-                word.has_substitution = true;
-                pos_ += 2;
-                substitution(depth);
+            } else if (c == '$' && op(1) == '(') {
+                const std::size_t second = op_pos(pos_, 2);
+                if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
+                    pos_ = second + 1;
+                    skip_arithmetic(depth, &substituted, ')');
+                } else {
+                    substituted = true;
+                    op_skip(2);
+                    substitution(depth, "$(…)");
+                }
             } else if (c == '`') {
-                word.has_substitution = true;
-                backtick(depth);
+                substituted = true;
+                backtick(depth, in_double, nullptr);
             } else if (c == '$' && peek(1) == '{') {
                 ++braces;
                 pos_ += 2;
@@ -439,53 +883,81 @@ private:
         if (pos_ > src_.size()) pos_ = src_.size();
     }
 
-    // pos_ on `$`: an expansion. Appends its raw text to the word (expansions stay as written).
-    void dollar(unsigned depth, Word& word) {
+    // pos_ on `$`: an expansion, appended as written.
+    void dollar(unsigned depth, WordBuilder& word, bool unquoted) {
         const std::size_t begin = pos_;
-        if (peek(1) == '(' && peek(2) == '(') {
-            pos_ += 3;
-            skip_arithmetic(depth, &word); // $((…)) is arithmetic, not a command
-        } else if (peek(1) == '(') {
-            word.has_substitution = true;
-            pos_ += 2;
-            substitution(depth);
+        bool substituted = false;
+        bool can_be_empty = true;
+        if (op(1) == '(') {
+            const std::size_t second = op_pos(pos_, 2);
+            if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
+                pos_ = second + 1;
+                skip_arithmetic(depth, &substituted, ')');
+                can_be_empty = false;
+            } else {
+                substituted = true;
+                op_skip(2);
+                substitution(depth, "$(…)");
+            }
+        } else if (op(1) == '[') {
+            op_skip(2);
+            skip_arithmetic(depth, &substituted, ']');
+            can_be_empty = false;
         } else if (peek(1) == '{') {
             pos_ += 2;
-            parameter_expansion(depth, word);
-        } else {
+            parameter_expansion(depth, substituted);
+            const std::string_view text = src_.substr(begin, pos_ - begin);
+            if (unquoted && text == "${IFS}") word.word.unquoted_ifs = true;
+        } else if (is_name_start(peek(1))) {
             ++pos_;
+            while (!at_end() && is_name_char(src_[pos_])) ++pos_;
+            if (unquoted && src_.substr(begin, pos_ - begin) == "$IFS")
+                word.word.unquoted_ifs = true;
+        } else if (pos_ + 1 < src_.size() && !is_metachar(peek(1)) && peek(1) != '"') {
+            pos_ += 2; // $1, $@, $?, $$ …
+        } else {
+            ++pos_; // a lone `$`
+            can_be_empty = false;
         }
-        word.text.append(src_.substr(begin, pos_ - begin));
+        if (substituted)
+            word.substitution(begin, pos_, unquoted && can_be_empty);
+        else
+            word.source(begin, pos_, unquoted && can_be_empty);
     }
 
-    // pos_ on `"`.
-    void double_quoted(unsigned depth, Word& word) {
+    // pos_ on `"` (or on the `"` of `$"`).
+    void double_quoted(unsigned depth, WordBuilder& word) {
         ++pos_;
+        std::size_t run = pos_;
+        const auto flush = [&] {
+            if (pos_ > run) word.source(run, pos_);
+        };
         while (!at_end() && src_[pos_] != '"') {
             const char c = src_[pos_];
             if (c == '\\' && pos_ + 1 < src_.size()) {
                 const char next = src_[pos_ + 1];
-                if (next == '\n') {
+                if (next == '\n' || next == '$' || next == '`' || next == '"' || next == '\\') {
+                    flush();
+                    if (next != '\n') word.decoded(std::string_view(&src_[pos_ + 1], 1));
                     pos_ += 2;
-                } else if (next == '$' || next == '`' || next == '"' || next == '\\') {
-                    word.text += next;
-                    pos_ += 2;
+                    run = pos_;
                 } else {
-                    word.text += c;
-                    ++pos_;
+                    pos_ += 2;
                 }
             } else if (c == '$') {
-                dollar(depth, word);
+                flush();
+                dollar(depth, word, false);
+                run = pos_;
             } else if (c == '`') {
-                const std::size_t begin = pos_;
-                word.has_substitution = true;
-                backtick(depth);
-                word.text.append(src_.substr(begin, pos_ - begin));
+                flush();
+                backtick(depth, true, &word);
+                run = pos_;
             } else {
-                word.text += c;
                 ++pos_;
             }
         }
+        if (pos_ > src_.size()) pos_ = src_.size();
+        flush();
         if (!at_end()) ++pos_;
     }
 
@@ -496,52 +968,82 @@ private:
         return -1;
     }
 
-    // pos_ on `$'`: ANSI-C quoting.
-    void ansi_c_quoted(Word& word) {
+    static void append_utf8(std::string& out, std::uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | ((cp >> 18) & 0x07));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    // pos_ on `$'`: ANSI-C quoting, every bash escape decoded.
+    void ansi_c_quoted(WordBuilder& word) {
         pos_ += 2;
+        std::string text;
         while (!at_end() && src_[pos_] != '\'') {
             const char c = src_[pos_++];
             if (c != '\\' || at_end()) {
-                word.text += c;
+                text += c;
                 continue;
             }
             const char e = src_[pos_++];
             switch (e) {
             case 'n':
-                word.text += '\n';
+                text += '\n';
                 break;
             case 't':
-                word.text += '\t';
+                text += '\t';
                 break;
             case 'r':
-                word.text += '\r';
+                text += '\r';
                 break;
             case 'a':
-                word.text += '\a';
+                text += '\a';
                 break;
             case 'b':
-                word.text += '\b';
+                text += '\b';
                 break;
             case 'f':
-                word.text += '\f';
+                text += '\f';
                 break;
             case 'v':
-                word.text += '\v';
+                text += '\v';
                 break;
             case 'e':
             case 'E':
-                word.text += '\x1b';
+                text += '\x1b';
                 break;
-            case 'x': {
-                int value = 0, digits = 0;
-                while (digits < 2 && !at_end() && hex_value(src_[pos_]) >= 0) {
-                    value = value * 16 + hex_value(src_[pos_++]);
+            case 'c':
+                if (!at_end()) text += static_cast<char>(src_[pos_++] & 0x1f);
+                break;
+            case 'x':
+            case 'u':
+            case 'U': {
+                const int max_digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+                std::uint32_t value = 0;
+                int digits = 0;
+                while (digits < max_digits && !at_end() && hex_value(src_[pos_]) >= 0) {
+                    value = value * 16 + static_cast<std::uint32_t>(hex_value(src_[pos_++]));
                     ++digits;
                 }
-                if (digits == 0)
-                    word.text += "\\x";
-                else
-                    word.text += static_cast<char>(value);
+                if (digits == 0) {
+                    text += '\\';
+                    text += e;
+                } else if (e == 'x') {
+                    text += static_cast<char>(value);
+                } else {
+                    append_utf8(text, value);
+                }
                 break;
             }
             case '0':
@@ -557,63 +1059,93 @@ private:
                     value = value * 8 + (src_[pos_++] - '0');
                     ++digits;
                 }
-                word.text += static_cast<char>(value & 0xff);
+                text += static_cast<char>(value & 0xff);
                 break;
             }
             case '\\':
             case '\'':
             case '"':
             case '?':
-                word.text += e;
+                text += e;
                 break;
             default:
-                word.text += '\\';
-                word.text += e;
+                text += '\\';
+                text += e;
             }
         }
         if (!at_end()) ++pos_;
+        word.decoded(text);
     }
 
-    // pos_ on `(` right after `NAME=`: an array value `(a b c)`, part of the assignment word.
-    void array_value() {
-        int open = 0;
-        while (!at_end()) {
-            const char c = src_[pos_];
-            if (c == '\\') {
-                pos_ += 2;
-                continue;
-            }
-            if (c == '\'' || c == '"') {
-                const std::size_t close = src_.find(c, pos_ + 1);
-                pos_ = close == std::string_view::npos ? src_.size() : close + 1;
-                continue;
-            }
-            ++pos_;
-            if (c == '(')
-                ++open;
-            else if (c == ')' && --open == 0)
+    // pos_ on `(` right after `NAME=`: an array value; its elements are words, so a $(…) in
+    // them runs.
+    void array_value(unsigned depth, WordBuilder& word) {
+        const std::size_t begin = pos_;
+        ++pos_;
+        bool substituted = false;
+        while (true) {
+            while (!at_end() && (is_blank(src_[pos_]) || src_[pos_] == '\n')) ++pos_;
+            if (at_end()) break;
+            if (src_[pos_] == ')') {
+                ++pos_;
                 break;
+            }
+            if (src_[pos_] == '#') {
+                skip_comment();
+                continue;
+            }
+            std::vector<std::string_view> scratch;
+            const std::size_t before = pos_;
+            in_array_ = true; // bash has no nested arrays: `a=(b=(` reads no deeper
+            const Word element = read_word(depth, scratch);
+            in_array_ = false;
+            substituted = substituted || element.has_substitution;
+            if (pos_ == before) ++pos_; // a metacharacter inside: never loop in place
         }
-        if (pos_ > src_.size()) pos_ = src_.size();
+        if (substituted)
+            word.substitution(begin, pos_, false);
+        else
+            word.source(begin, pos_);
     }
 
     // One word: quote removal done, substitutions inside it lexed as commands.
-    Lexed read_word(unsigned depth) {
-        Lexed lexed;
-        Word& word = lexed.word;
+    Word read_word(unsigned depth, std::vector<std::string_view>& scripts) {
+        WordBuilder word(src_);
         const std::size_t begin = pos_;
-        if ((peek() == '<' || peek() == '>') && peek(1) == '(') {
-            pos_ += 2;
-            substitution(depth); // process substitution
-            word.text.append(src_.substr(begin, pos_ - begin));
+        if ((peek() == '<' || peek() == '>') && op(1) == '(') {
+            op_skip(2);
+            const PipeText printed = substitution(depth, src_[begin] == '<' ? "<(…)" : ">(…)");
+            word.substitution(begin, pos_, false);
+            if (printed.valid) word.set_script(printed.text);
+        }
+        // `a[1<<2]=x`: an assignment's subscript is arithmetic, metacharacters included.
+        if (begin == pos_ && !at_end() && is_name_start(src_[pos_])) {
+            std::size_t p = pos_;
+            while (p < src_.size() && is_name_char(src_[p])) ++p;
+            if (p < src_.size() && src_[p] == '[') {
+                const std::size_t limit = std::min(src_.size(), p + 256);
+                const std::size_t close = src_.substr(0, limit).find(']', p);
+                if (close != std::string_view::npos && close + 1 < src_.size() &&
+                    (src_[close + 1] == '=' || (src_[close + 1] == '+' && close + 2 < src_.size() &&
+                                                src_[close + 2] == '=')) &&
+                    src_.substr(p, close - p).find('\n') == std::string_view::npos) {
+                    word.source(pos_, p + 1);
+                    pos_ = p + 1;
+                    bool substituted = false;
+                    const std::size_t sub_begin = pos_;
+                    skip_arithmetic(depth, &substituted, ']');
+                    if (substituted)
+                        word.substitution(sub_begin, pos_, false);
+                    else
+                        word.source(sub_begin, pos_);
+                }
+            }
         }
         while (!at_end()) {
             const char c = src_[pos_];
-            if (c == '(' && !word.quoted && is_assignment(src_.substr(begin, pos_ - begin)) &&
-                src_[pos_ - 1] == '=') {
-                const std::size_t value_begin = pos_;
-                array_value();
-                word.text.append(src_.substr(value_begin, pos_ - value_begin));
+            if (c == '(' && !in_array_ && !word.word.quoted && pos_ > begin &&
+                src_[pos_ - 1] == '=' && is_assignment(src_.substr(begin, pos_ - begin))) {
+                array_value(depth, word);
                 continue;
             }
             if (is_metachar(c)) break;
@@ -621,46 +1153,59 @@ private:
                 if (peek(1) == '\n') {
                     pos_ += 2;
                 } else if (pos_ + 1 < src_.size()) {
-                    word.quoted = true;
-                    word.text += src_[pos_ + 1];
+                    word.word.quoted = true;
+                    word.source(pos_ + 1, pos_ + 2);
                     pos_ += 2;
                 } else {
-                    word.text += c;
+                    word.source(pos_, pos_ + 1);
                     ++pos_;
                 }
             } else if (c == '\'') {
-                word.quoted = true;
+                word.word.quoted = true;
                 const std::size_t close = src_.find('\'', pos_ + 1);
                 const std::size_t end = close == std::string_view::npos ? src_.size() : close;
-                word.text.append(src_.substr(pos_ + 1, end - pos_ - 1));
+                word.source(pos_ + 1, end);
+                if (end == pos_ + 1) word.decoded({});
                 pos_ = close == std::string_view::npos ? src_.size() : close + 1;
             } else if (c == '"') {
-                word.quoted = true;
+                word.word.quoted = true;
+                const std::size_t before = word.size();
                 double_quoted(depth, word);
+                if (word.size() == before) word.decoded({});
             } else if (c == '$' && peek(1) == '\'') {
-                word.quoted = true;
+                word.word.quoted = true;
                 ansi_c_quoted(word);
             } else if (c == '$' && peek(1) == '"') {
-                word.quoted = true;
+                word.word.quoted = true;
                 ++pos_;
                 double_quoted(depth, word);
             } else if (c == '$') {
-                dollar(depth, word);
+                dollar(depth, word, true);
             } else if (c == '`') {
-                const std::size_t tick = pos_;
-                word.has_substitution = true;
-                backtick(depth);
-                word.text.append(src_.substr(tick, pos_ - tick));
+                backtick(depth, false, &word);
+            } else if (c == '?' || c == '*' || c == '[') {
+                word.word.unquoted_glob = true;
+                word.source(pos_, pos_ + 1);
+                ++pos_;
+            } else if (c == '{') {
+                if (pos_ == begin) word.word.unquoted_brace = true;
+                word.source(pos_, pos_ + 1);
+                ++pos_;
             } else {
-                // A run of plain bytes in one append: most of a long command is plain words.
+                // A run of plain bytes at once: most of a long command is plain words.
                 std::size_t end = pos_ + 1;
                 while (end < src_.size() && is_plain_byte(src_[end])) ++end;
-                word.text.append(src_.substr(pos_, end - pos_));
+                word.source(pos_, end);
                 pos_ = end;
             }
         }
-        lexed.raw = src_.substr(begin, pos_ - begin);
-        return lexed;
+        // `"$(cat <<'EOF' … EOF)"`, exactly: the string is the heredoc's body.
+        const std::string_view raw = src_.substr(begin, pos_ - begin);
+        if (idiom_at_ != std::string_view::npos &&
+            ((raw.starts_with("\"$(") && raw.ends_with(")\"") && idiom_at_ == begin + 3) ||
+             (raw.starts_with("$(") && raw.ends_with(")") && idiom_at_ == begin + 2)))
+            word.set_script(idiom_body_);
+        return word.finish(r_.arena, scripts);
     }
 
     // True at `N<`/`N>` where the digits are the whole prefix (`2>x`; `a2>x` is a word then `>x`).
@@ -677,57 +1222,62 @@ private:
         Redirect r;
         const std::size_t digits = fd_prefix_length();
         if (digits > 0) {
-            r.fd = std::stoi(std::string(src_.substr(pos_, digits)));
+            int fd = 0;
+            for (std::size_t k = 0; k < digits; ++k) fd = fd * 10 + (src_[pos_ + k] - '0');
+            r.fd = fd;
             pos_ += digits;
         }
         bool duplicate = false; // >& or <&: a number or `-` duplicates, anything else is a file
         bool heredoc = false, strip_tabs = false;
-        if (peek() == '&' && peek(1) == '>') {
-            const bool append = peek(2) == '>';
+        if (op(0) == '&' && op(1) == '>') {
+            const bool append = op(2) == '>';
             r.kind =
                 append ? RedirectKind::append_output_and_error : RedirectKind::output_and_error;
-            pos_ += append ? 3 : 2;
-        } else if (peek() == '>') {
-            if (peek(1) == '>') {
+            op_skip(append ? 3 : 2);
+        } else if (op(0) == '>') {
+            if (op(1) == '>') {
                 r.kind = RedirectKind::append;
-                pos_ += 2;
-            } else if (peek(1) == '|') {
+                op_skip(2);
+            } else if (op(1) == '|') {
                 r.kind = RedirectKind::clobber;
-                pos_ += 2;
-            } else if (peek(1) == '&') {
+                op_skip(2);
+            } else if (op(1) == '&') {
                 duplicate = true;
                 r.kind = RedirectKind::duplicate_output;
-                pos_ += 2;
+                op_skip(2);
             } else {
                 r.kind = RedirectKind::output;
-                ++pos_;
+                op_skip(1);
             }
         } else { // '<'
-            if (peek(1) == '<' && peek(2) == '<') {
+            if (op(1) == '<' && op(2) == '<') {
                 r.kind = RedirectKind::herestring;
-                pos_ += 3;
-            } else if (peek(1) == '<') {
+                op_skip(3);
+            } else if (op(1) == '<') {
                 heredoc = true;
-                strip_tabs = peek(2) == '-';
+                strip_tabs = op(2) == '-';
                 r.kind = RedirectKind::heredoc;
-                pos_ += strip_tabs ? 3 : 2;
-            } else if (peek(1) == '&') {
+                op_skip(strip_tabs ? 3 : 2);
+            } else if (op(1) == '&') {
                 r.kind = RedirectKind::duplicate_input;
-                pos_ += 2;
-            } else if (peek(1) == '>') {
+                op_skip(2);
+            } else if (op(1) == '>') {
                 r.kind = RedirectKind::read_write;
-                pos_ += 2;
+                op_skip(2);
             } else {
                 r.kind = RedirectKind::input;
-                ++pos_;
+                op_skip(1);
             }
         }
         skip_blanks();
-        if (!at_end() &&
-            (!is_metachar(peek()) || ((peek() == '<' || peek() == '>') && peek(1) == '('))) {
-            spend(1);
-            r.target = read_word(depth).word;
-        }
+        simple.prefix_seen = true;
+        const bool has_target = !at_end() && (!is_metachar(peek()) ||
+                                              ((peek() == '<' || peek() == '>') && op(1) == '('));
+        if (!has_target) return; // bash refuses the line; a targetless operator stores nothing
+        const std::size_t target_at = pos_;
+        r.target = read_word(depth, simple.scripts);
+        r.target_is_process_substitution =
+            (src_[target_at] == '<' || src_[target_at] == '>') && !r.target.quoted;
         if (duplicate) {
             std::string_view target = r.target.text;
             if (!target.empty() && target.back() == '-' && target.size() > 1)
@@ -737,142 +1287,612 @@ private:
         if (heredoc) {
             // A command written with CRLF line ends carries the CR on the delimiter and on its
             // line.
-            std::string delimiter = r.target.text;
-            if (!delimiter.empty() && delimiter.back() == '\r') delimiter.pop_back();
-            heredocs_.push_back({std::move(delimiter), strip_tabs});
+            std::string delimiter(r.target.text);
+            heredocs_.push_back({std::move(delimiter), strip_tabs, r.target.quoted, false, {}});
         }
-        if (r.kind == RedirectKind::heredoc || r.kind == RedirectKind::herestring)
-            simple.stdin_from_heredoc = true;
-        out_.redirects.push_back(r);
-        simple.redirects.push_back(std::move(r));
+        simple.redirects.push_back(r);
     }
 
-    // Counts `count` stored words against Options::max_words: past it the analysis fails open,
-    // which bounds memory on a runaway command (each word is a string; each page costs time).
-    void spend(std::size_t count) {
-        if (count > words_left_) throw BoundPassed{};
-        words_left_ -= count;
-    }
+    // ---- emitting ---------------------------------------------------------------------------
 
-    // Lists what a finished simple command runs: the command word, then through each wrapper.
-    void emit(SimpleCommand& simple, unsigned depth) {
-        if (simple.words.empty()) return;
-        run_words(simple, depth, via_xargs_);
-    }
+    struct Walk {
+        std::size_t begin = 0, end = 0;
+        std::size_t path_size = 0;
+        bool fed_by_input = false;
+        bool via_find = false;
+    };
 
-    // Each wrapper's Invocation copies the words after it, so a chain of wrappers is measured
-    // first, without copying: past the cap the whole line fails open, which keeps a line of ten
-    // thousand `sudo` linear.
-    void check_wrapper_chain(const std::vector<Word>& words) const {
-        unsigned wrappers = 0;
-        std::size_t i = 0;
-        while (i < words.size()) {
-            const WrapperRule* rule = find_wrapper(strip_path_prefix(words[i].text));
-            if (rule == nullptr) return;
-            if (++wrappers > options_.max_depth) throw BoundPassed{};
-            const WrapperOperands operands = wrapper_operands(words, i + 1, *rule);
-            if (operands.query || operands.split_string) return;
-            i = operands.command;
+    // The name rules compare: path prefix cut, lower case, `.exe` cut.
+    std::string_view normalise(std::string_view text, bool version_suffix) {
+        text = strip_path_prefix(text);
+        if (version_suffix) {
+            const std::size_t at = text.find('@', 1);
+            if (at != std::string_view::npos) text = text.substr(0, at);
         }
-    }
-
-    // The Invocation of words[i] and the words after it. A wrapper's copies them (its operand
-    // is listed next); the last Invocation of a simple command takes them.
-    Invocation invocation_at(std::vector<Word>& words, std::size_t i, const SimpleCommand& simple,
-                             unsigned depth, bool via_xargs, bool take) {
-        Invocation inv;
-        inv.name = std::string(strip_path_prefix(words[i].text));
-        const auto first_arg = words.begin() + static_cast<std::ptrdiff_t>(i) + 1;
-        if (take) {
-            inv.command_word = std::move(words[i]);
-            inv.args.assign(std::make_move_iterator(first_arg),
-                            std::make_move_iterator(words.end()));
-        } else {
-            spend(words.size() - i);
-            inv.command_word = words[i];
-            inv.args.assign(first_arg, words.end());
+        bool folded = false;
+        for (char c : text)
+            if (c >= 'A' && c <= 'Z') folded = true;
+        std::string_view name = text;
+        if (folded) {
+            std::string lowered(text);
+            for (char& c : lowered) c = lower(c);
+            name = r_.arena.store(lowered);
         }
-        inv.redirects = simple.redirects;
-        inv.via_xargs = via_xargs;
-        inv.stdin_from_pipe = simple.stdin_from_pipe;
-        inv.stdin_from_heredoc = simple.stdin_from_heredoc;
-        inv.depth = depth;
-        return inv;
+        if (name.size() > 4 && name.ends_with(".exe")) name.remove_suffix(4);
+        return name;
     }
 
-    void run_words(SimpleCommand& simple, unsigned depth, bool via_xargs) {
-        std::vector<Word>& words = simple.words;
-        check_wrapper_chain(words);
-        std::size_t i = 0;
-        while (i < words.size()) {
-            const std::string_view name = strip_path_prefix(words[i].text);
-            if (const WrapperRule* rule = find_wrapper(name)) {
-                WrapperOperands operands = wrapper_operands(words, i + 1, *rule);
-                if (operands.query) { // `command -v pkill` looks a name up and runs nothing
-                    out_.invocations.push_back(
-                        invocation_at(words, i, simple, depth, via_xargs, true));
-                    return;
+    // `pkill${IFS}x` and `{rm,-rf,x}` in the command word: the parts, as views of its text.
+    static std::vector<std::string_view> command_word_parts(const Word& w) {
+        std::vector<std::string_view> parts;
+        std::string_view text = w.text;
+        if (w.unquoted_brace && text.size() > 2 && text.front() == '{' && text.back() == '}') {
+            int nesting = 0;
+            std::size_t start = 1;
+            bool comma = false;
+            for (std::size_t i = 1; i + 1 < text.size(); ++i) {
+                if (text[i] == '{') ++nesting;
+                if (text[i] == '}') --nesting;
+                if (text[i] == ',' && nesting == 0) {
+                    parts.push_back(text.substr(start, i - start));
+                    start = i + 1;
+                    comma = true;
                 }
-                const bool next_via_xargs = via_xargs || rule->runs_via_xargs;
-                Invocation inv = invocation_at(words, i, simple, depth, via_xargs, false);
-                inv.is_wrapper = true;
-                out_.invocations.push_back(std::move(inv));
-                if (operands.split_string) {
-                    std::string line = std::move(*operands.split_string);
-                    for (std::size_t k = operands.command; k < words.size(); ++k)
-                        (line += ' ') += words[k].text;
-                    nested(line, depth, next_via_xargs);
-                    return;
+            }
+            if (!comma) return {};
+            parts.push_back(text.substr(start, text.size() - 1 - start));
+            return parts;
+        }
+        if (w.unquoted_ifs) {
+            std::size_t start = 0;
+            for (std::size_t i = 0; i < text.size();) {
+                std::size_t len = 0;
+                if (text.substr(i, 6) == "${IFS}")
+                    len = 6;
+                else if (text.substr(i, 4) == "$IFS" &&
+                         (i + 4 == text.size() || !is_name_char(text[i + 4])))
+                    len = 4;
+                if (len == 0) {
+                    ++i;
+                    continue;
                 }
-                i = operands.command;
-                via_xargs = next_via_xargs;
+                if (i > start) parts.push_back(text.substr(start, i - start));
+                i += len;
+                start = i;
+            }
+            if (start < text.size()) parts.push_back(text.substr(start));
+        }
+        return parts;
+    }
+
+    Command base_command(const SimpleCommand& simple, bool fed, bool find) const {
+        Command cmd;
+        cmd.assignments = simple.assignments;
+        cmd.redirects = simple.redirects;
+        cmd.path = r_.path;
+        cmd.fed_by_input = fed;
+        cmd.via_find = find;
+        cmd.stdin_from_pipe = simple.stdin_from_pipe;
+        for (const Redirect& rd : simple.redirects) {
+            if (rd.fd > 0) continue;
+            if (rd.kind == RedirectKind::heredoc || rd.kind == RedirectKind::herestring)
+                cmd.stdin_from_heredoc = true;
+            if (rd.kind == RedirectKind::input && rd.target_is_process_substitution)
+                cmd.stdin_from_process_substitution = true;
+        }
+        return cmd;
+    }
+
+    // A command line given as a string: lexed on its own, one level deeper.
+    void nested(std::string_view line, unsigned depth, PathStep step, bool fed, bool find) {
+        if (deeper_than_cap(depth + 1)) return;
+        if (line.find_first_not_of(" \t\n") == std::string_view::npos) return;
+        r_.path.push_back(step);
+        Lexer(r_, line, depth + 1, fed, find).run();
+        r_.path.pop_back();
+    }
+
+    static std::string_view script_of(const SimpleCommand& simple, const Word& w) {
+        if (w.script_index == lost_script) return "${_}";
+        if (w.script_index == 0 || w.script_index > simple.scripts.size()) return w.text;
+        return simple.scripts[w.script_index - 1];
+    }
+
+    std::string_view join_scripts(const SimpleCommand& simple, std::span<const Word> words,
+                                  std::string_view prefix = {}) {
+        std::string line(prefix);
+        for (const Word& w : words) {
+            if (!line.empty()) line += ' ';
+            line += script_of(simple, w);
+        }
+        return r_.arena.store(line);
+    }
+
+    // A shell reading its script from stdin: a heredoc, a here-string or `echo … |` feeding it.
+    void stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
+                      const PipeText& piped, bool fed, bool find) {
+        for (const Redirect& rd : simple.redirects) {
+            if (rd.fd > 0) continue;
+            if (rd.kind == RedirectKind::herestring)
+                nested(script_of(simple, rd.target), depth, {shell, "<<<"}, fed, find);
+        }
+        for (std::size_t k = simple.heredocs_begin; k < heredocs_.size(); ++k) {
+            heredocs_[k].feeds_shell = true;
+            heredocs_[k].shell = std::string(shell);
+        }
+        if (simple.stdin_from_pipe && piped.valid)
+            nested(piped.text, depth, {shell, "|"}, fed, find);
+    }
+
+    // The index of the string `bash -c` runs, options anywhere before it; `stdin` is set when
+    // the shell reads its script from stdin instead.
+    static std::optional<std::size_t> shell_string_at(std::span<const Word> words, std::size_t i,
+                                                      std::size_t end, bool& stdin_script) {
+        bool has_c = false, has_s = false;
+        stdin_script = false;
+        while (i < end) {
+            const std::string_view w = words[i].text;
+            if (w == "--" || w == "-") {
+                ++i;
+                break;
+            }
+            if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
+                if (w == "--rcfile" || w == "--init-file") ++i;
+                ++i;
                 continue;
             }
-            std::string line; // the command line a shell's -c or eval runs
-            bool runs_line = false;
-            if (is_shell(name)) {
-                if (const std::optional<std::size_t> string_at =
-                        shell_command_string(words, i + 1)) {
-                    line = words[*string_at].text;
-                    runs_line = true;
+            if (w.size() > 1 && (w[0] == '-' || w[0] == '+')) {
+                bool takes_value = false;
+                for (std::size_t k = 1; k < w.size(); ++k) {
+                    if (w[k] == 'c' && w[0] == '-') has_c = true;
+                    if (w[k] == 's' && w[0] == '-') has_s = true;
+                    if (w[k] == 'o' || w[k] == 'O') {
+                        takes_value = k + 1 == w.size(); // `-Oextglob` carries its value
+                        break;
+                    }
                 }
-            } else if (name == "eval") {
-                for (std::size_t k = i + 1; k < words.size(); ++k) {
-                    if (k > i + 1) line += ' ';
-                    line += words[k].text;
-                }
-                runs_line = true;
+                i += takes_value ? 2 : 1;
+                continue;
             }
-            Invocation inv = invocation_at(words, i, simple, depth, via_xargs, true);
-            inv.is_wrapper = runs_line;
-            out_.invocations.push_back(std::move(inv));
-            if (runs_line) nested(line, depth, via_xargs);
+            break;
+        }
+        if (has_c) {
+            if (i >= end) return std::nullopt;
+            return i;
+        }
+        if (has_s || i >= end || words[i].text == "/dev/stdin" || words[i].text == "/dev/fd/0")
+            stdin_script = true;
+        return std::nullopt;
+    }
+
+    // The first word after a shell's options (its script operand), or nullptr.
+    static const Word* first_operand(std::span<const Word> words, std::size_t i, std::size_t end) {
+        while (i < end && words[i].text.size() > 1 &&
+               (words[i].text[0] == '-' || words[i].text[0] == '+'))
+            ++i;
+        return i < end ? &words[i] : nullptr;
+    }
+
+    struct WrapperReading {
+        std::size_t command = 0; // index of the wrapped command word (== end: none)
+        bool query = false;      // runs nothing
+        bool exec = false;       // watch -x
+        std::optional<std::size_t> shell_string;
+        std::optional<std::string_view> split_string; // env -S
+    };
+
+    WrapperReading read_wrapper(std::span<const Word> words, std::size_t i, std::size_t end,
+                                const WrapperRule& rule) {
+        WrapperReading out;
+        if (!rule.subcommand.empty()) ++i; // the subcommand word, already matched
+        while (i < end) {
+            const std::string_view w = words[i].text;
+            if (w == "--") {
+                ++i;
+                if (rule.assignments == Assignments::always)
+                    while (i < end && is_assignment(words[i].text)) ++i;
+                break;
+            }
+            if (w == "-" && rule.dash_is_option) {
+                ++i;
+                continue;
+            }
+            if (rule.name == "cmd" && w.starts_with("/")) {
+                ++i;
+                if (is_cmd_run_option(w)) break;
+                continue;
+            }
+            if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
+                const std::size_t eq = w.find('=');
+                const std::string_view option = w.substr(0, eq);
+                if (rule.split_string_option != 0 && option == "--split-string") {
+                    if (eq != std::string_view::npos)
+                        out.split_string = w.substr(eq + 1);
+                    else if (i + 1 < end)
+                        out.split_string = script_of(*simple_, words[++i]);
+                } else if (rule.shell_string_option != 0 && option == "--command") {
+                    if (eq != std::string_view::npos) {
+                        out.split_string = w.substr(eq + 1);
+                        out.query = false;
+                    } else if (i + 1 < end) {
+                        out.shell_string = ++i;
+                    }
+                } else if (rule.exec_option != 0 && option == "--exec") {
+                    out.exec = true;
+                } else if (eq == std::string_view::npos &&
+                           lists_long_option(rule.long_values, option)) {
+                    ++i;
+                }
+                ++i;
+                continue;
+            }
+            if (w.size() > 1 && w[0] == '-') {
+                bool consumed_next = false;
+                for (std::size_t k = 1; k < w.size(); ++k) {
+                    const char letter = w[k];
+                    if (contains(rule.query_options, letter)) out.query = true;
+                    if (letter == rule.exec_option) out.exec = true;
+                    const bool shell_string = letter == rule.shell_string_option;
+                    const bool split = letter == rule.split_string_option;
+                    if (shell_string || split || contains(rule.value_options, letter)) {
+                        if (k + 1 < w.size()) {
+                            if (shell_string || split) out.split_string = w.substr(k + 1);
+                        } else if (i + 1 < end) {
+                            if (shell_string) out.shell_string = i + 1;
+                            if (split) out.split_string = script_of(*simple_, words[i + 1]);
+                            consumed_next = true;
+                        }
+                        break;
+                    }
+                    if (contains(rule.attached_only, letter)) break;
+                }
+                if (out.split_string && rule.split_string_option == 0) {
+                    // `-cSTRING`: a shell string given attached.
+                    out.command = end;
+                    return out;
+                }
+                i += consumed_next ? 2 : 1;
+                continue;
+            }
+            if (rule.assignments != Assignments::none && is_assignment(w)) {
+                ++i;
+                continue;
+            }
+            break;
+        }
+        if (!out.query && !out.shell_string && !out.split_string) {
+            for (unsigned k = 0; k < rule.operands && i < end; ++k) ++i;
+            // `flock FILE -c STRING`, `script FILE -c …` after the operand.
+            if (rule.shell_string_option != 0 && i + 1 < end && words[i].text.size() == 2 &&
+                words[i].text[0] == '-' && words[i].text[1] == rule.shell_string_option)
+                out.shell_string = i + 1;
+        }
+        if (rule.rest == Rest::nothing && !out.shell_string && !out.split_string) {
+            // su USER -c STRING: the option may follow the user.
+            for (std::size_t k = i; k + 1 < end; ++k)
+                if (words[k].text == "-c" || words[k].text == "--command") {
+                    out.shell_string = k + 1;
+                    break;
+                }
+        }
+        out.command = i;
+        return out;
+    }
+
+    const WrapperRule* wrapper_for(std::string_view name, std::span<const Word> words,
+                                   std::size_t i, std::size_t end) const {
+        if (name.empty()) return nullptr;
+        for (const WrapperRule& rule : wrapper_rules) {
+            if (rule.name[0] != name[0] || rule.name != name) continue;
+            if (rule.subcommand.empty()) return &rule;
+            if (i + 1 < end && words[i + 1].text == rule.subcommand) return &rule;
+        }
+        return nullptr;
+    }
+
+    // Hands a finished simple command to the sink: the command word, then through each wrapper,
+    // find clause and shell string. A chain of wrappers is walked in a loop over one vector.
+    void emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
+        if (simple.words.empty()) {
+            if (!simple.redirects.empty() || !simple.assignments.empty()) {
+                Command bare = base_command(simple, fed_by_input_, via_find_);
+                bare.first_in_simple_command = true;
+                r_.sink.command(bare);
+            }
             return;
+        }
+        PipeText feeding = std::move(piped);
+        piped = PipeText{};
+        emitted_any_ = false;
+        const std::size_t path_base = r_.path.size();
+        std::vector<Walk> work{{0, simple.words.size(), path_base, fed_by_input_, via_find_}};
+        bool rewritten = false; // one IFS or brace rewrite per simple command keeps this linear
+        while (!work.empty()) {
+            Walk walk = work.back();
+            work.pop_back();
+            r_.path.resize(walk.path_size);
+            std::size_t i = walk.begin;
+            std::size_t end = walk.end;
+            bool version_suffix = false;
+            while (i < end) {
+                const Word& w = simple.words[i];
+                const bool shell_variable = w.text == "$SHELL" || w.text == "${SHELL}";
+                // `$(true) pkill`: an unquoted expansion that can be empty is no command word.
+                if (!shell_variable && w.only_expansion) {
+                    ++i;
+                    continue;
+                }
+                if (!rewritten && work.empty() && (w.unquoted_ifs || w.unquoted_brace)) {
+                    const std::vector<std::string_view> parts = command_word_parts(w);
+                    if (parts.size() > 1 || (parts.size() == 1 && parts[0] != w.text)) {
+                        rewritten = true;
+                        std::vector<Word> split;
+                        for (std::string_view part : parts) {
+                            Word piece = w;
+                            piece.text = part;
+                            piece.unquoted_ifs = piece.unquoted_brace = false;
+                            piece.leading_expansion = 0;
+                            piece.script_index = 0;
+                            split.push_back(piece);
+                        }
+                        if (split.empty()) {
+                            ++i;
+                            continue;
+                        }
+                        const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
+                        simple.words.erase(at);
+                        simple.words.insert(simple.words.begin() + static_cast<std::ptrdiff_t>(i),
+                                            split.begin(), split.end());
+                        end = end + split.size() - 1;
+                        continue;
+                    }
+                }
+                std::string_view text =
+                    w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));
+                if (w.unquoted_ifs) {
+                    const std::size_t cut = std::min(text.find("$IFS"), text.find("${IFS}"));
+                    if (cut != std::string_view::npos && cut > 0) text = text.substr(0, cut);
+                }
+                std::string_view name =
+                    shell_variable ? std::string_view("sh") : normalise(text, version_suffix);
+                version_suffix = false;
+                const std::span<const Word> words(simple.words);
+                Command cmd = base_command(simple, walk.fed_by_input, walk.via_find);
+                cmd.name = name;
+                cmd.depth = depth;
+                cmd.glob_name = w.unquoted_glob;
+
+                if (const WrapperRule* rule = wrapper_for(name, words, i, end)) {
+                    simple_ = &simple;
+                    WrapperReading reading = read_wrapper(words, i + 1, end, *rule);
+                    if (reading.query) {
+                        cmd.words = words.subspan(i, end - i);
+                        cmd.query = true;
+                        hand(cmd);
+                        break;
+                    }
+                    if (rule->rest == Rest::find_clauses || rule->rest == Rest::fd_clauses) {
+                        cmd.words = words.subspan(i, end - i);
+                        cmd.is_wrapper = true;
+                        hand(cmd);
+                        find_clauses(words, i + 1, end, *rule, walk, work);
+                        break;
+                    }
+                    const std::size_t own_end =
+                        rule->rest == Rest::parallel ? end : std::min(reading.command, end);
+                    cmd.words = words.subspan(i, own_end - i);
+                    cmd.is_wrapper = true;
+                    hand(cmd);
+                    const bool fed = walk.fed_by_input || rule->fed_by_input;
+                    if (reading.split_string) {
+                        if (rule->split_string_option != 0) {
+                            const std::string_view line = join_scripts(
+                                simple, words.subspan(reading.command, end - reading.command),
+                                std::string("env ") + std::string(*reading.split_string));
+                            nested(line, depth, {name, "-S"}, fed, walk.via_find);
+                        } else {
+                            nested(*reading.split_string, depth, {name, "-c"}, fed, walk.via_find);
+                        }
+                        break;
+                    }
+                    if (reading.shell_string) {
+                        nested(script_of(simple, words[*reading.shell_string]), depth, {name, "-c"},
+                               fed, walk.via_find);
+                        break;
+                    }
+                    if (rule->rest == Rest::nothing) break;
+                    if (rule->rest == Rest::joined_line && !reading.exec) {
+                        if (reading.command < end)
+                            nested(join_scripts(simple, words.subspan(reading.command,
+                                                                      end - reading.command)),
+                                   depth, {name, "…"}, fed, walk.via_find);
+                        break;
+                    }
+                    if (rule->rest == Rest::parallel) {
+                        std::size_t marker = reading.command;
+                        while (marker < end && words[marker].text != ":::" &&
+                               words[marker].text != "::::")
+                            ++marker;
+                        if (marker == reading.command) {
+                            for (std::size_t k = marker + 1; k < end; ++k)
+                                nested(script_of(simple, words[k]), depth, {name, ":::"}, fed,
+                                       walk.via_find);
+                            break;
+                        }
+                        end = marker;
+                    }
+                    r_.path.push_back({name, rule->subcommand});
+                    walk.fed_by_input = fed;
+                    version_suffix = rule->version_suffix;
+                    i = reading.command;
+                    continue;
+                }
+
+                if (is_shell_name(name) || shell_variable) {
+                    const std::size_t first = i + 1;
+                    bool reads_stdin = false;
+                    const std::optional<std::size_t> at =
+                        shell_string_at(words, first, end, reads_stdin);
+                    cmd.words = words.subspan(i, end - i);
+                    cmd.is_wrapper = at.has_value();
+                    hand(cmd);
+                    if (at) {
+                        const Word& string = words[*at];
+                        const std::string_view s = string.text;
+                        if (s == "$@" || s == "\"$@\"") {
+                            r_.path.push_back({name, "-c"});
+                            i = *at + 2; // the words after $0 are the command
+                            continue;
+                        }
+                        std::size_t n = 0;
+                        if (s.size() == 2 && s[0] == '$' && s[1] >= '1' && s[1] <= '9')
+                            n = static_cast<std::size_t>(s[1] - '0');
+                        if (s.size() == 4 && s.starts_with("${") && s[2] >= '1' && s[2] <= '9' &&
+                            s[3] == '}')
+                            n = static_cast<std::size_t>(s[2] - '0');
+                        if (n > 0) {
+                            if (*at + 1 + n < end)
+                                nested(script_of(simple, words[*at + 1 + n]), depth, {name, "-c"},
+                                       walk.fed_by_input, walk.via_find);
+                            break;
+                        }
+                        nested(script_of(simple, string), depth, {name, "-c"}, walk.fed_by_input,
+                               walk.via_find);
+                    } else if (reads_stdin) {
+                        stdin_script(simple, name, depth, feeding, walk.fed_by_input,
+                                     walk.via_find);
+                    } else if (const Word* script = first_operand(words, first, end);
+                               script != nullptr && script->text.starts_with("<(") &&
+                               script->script_index != 0) {
+                        nested(script_of(simple, *script), depth, {name, "<(…)"}, walk.fed_by_input,
+                               walk.via_find);
+                    }
+                    break;
+                }
+                if (name == "eval") {
+                    std::size_t first = i + 1;
+                    if (first < end && words[first].text == "--") ++first;
+                    cmd.words = words.subspan(i, end - i);
+                    cmd.is_wrapper = true;
+                    hand(cmd);
+                    nested(join_scripts(simple, words.subspan(first, end - first)), depth,
+                           {name, ""}, walk.fed_by_input, walk.via_find);
+                    break;
+                }
+                if ((name == "source" || name == ".") && i + 1 < end) {
+                    std::size_t first = i + 1;
+                    if (words[first].text == "--" && first + 1 < end) ++first;
+                    cmd.words = words.subspan(i, end - i);
+                    hand(cmd);
+                    if (words[first].text == "/dev/stdin" || words[first].text == "/dev/fd/0")
+                        stdin_script(simple, name, depth, feeding, walk.fed_by_input,
+                                     walk.via_find);
+                    else if (words[first].text.starts_with("<(") && words[first].script_index != 0)
+                        nested(script_of(simple, words[first]), depth, {name, "<(…)"},
+                               walk.fed_by_input, walk.via_find);
+                    break;
+                }
+                cmd.words = words.subspan(i, end - i);
+                hand(cmd);
+                if ((name == "echo" || name == "printf") && cmd.path.size() == path_base) {
+                    piped.valid = true;
+                    std::size_t first = i + 1;
+                    if (name == "echo")
+                        while (first < end && words[first].text.size() >= 2 &&
+                               words[first].text[0] == '-' &&
+                               words[first].text.find_first_not_of("neE", 1) ==
+                                   std::string_view::npos)
+                            ++first;
+                    for (std::size_t k = first; k < end; ++k) {
+                        if (k > first) piped.text += ' ';
+                        piped.text += script_of(simple, words[k]);
+                    }
+                }
+                break;
+            }
+        }
+        r_.path.resize(path_base);
+        if (!emitted_any_) { // every word expanded away: its redirections still happen
+            Command bare = base_command(simple, fed_by_input_, via_find_);
+            bare.first_in_simple_command = true;
+            r_.sink.command(bare);
         }
     }
 
-    // A command line given as a string (-c, eval, env -S): lexed on its own, one level deeper.
-    void nested(std::string_view line, unsigned depth, bool via_xargs) {
-        enter(depth + 1);
-        Lexer(line, depth + 1, via_xargs, out_, options_, words_left_).run();
+    void hand(Command& cmd) {
+        cmd.first_in_simple_command = !emitted_any_;
+        emitted_any_ = true;
+        r_.sink.command(cmd);
+    }
+
+    // find's -exec/-execdir/-ok/-okdir clauses (up to `;` or `+`), fd's -x/-X: each a command.
+    void find_clauses(std::span<const Word> words, std::size_t i, std::size_t end,
+                      const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work) {
+        std::vector<Walk> found;
+        const std::size_t path_size = r_.path.size() + 1;
+        r_.path.push_back({rule.name, "-exec"});
+        while (i < end) {
+            const std::string_view w = words[i].text;
+            const bool opens =
+                rule.rest == Rest::find_clauses
+                    ? (w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir")
+                    : (w == "-x" || w == "--exec" || w == "-X" || w == "--exec-batch");
+            ++i;
+            if (!opens) continue;
+            std::size_t j = i;
+            while (j < end && words[j].text != ";" &&
+                   !(rule.rest == Rest::find_clauses && words[j].text == "+"))
+                ++j;
+            if (j > i) found.push_back({i, j, path_size, walk.fed_by_input, true});
+            i = j + 1;
+        }
+        for (auto it = found.rbegin(); it != found.rend(); ++it) work.push_back(*it);
+    }
+
+    // ---- the grammar ------------------------------------------------------------------------
+
+    // A long simple command reserves, once, room for every word the rest of its buffer can hold
+    // (each takes at least two bytes): the vector never grows by copying, and the pages it does
+    // not fill are never touched.
+    void push_word(SimpleCommand& simple, const Word& w) {
+        std::vector<Word>& words = simple.words;
+        if (words.size() == words.capacity() && words.size() >= 256)
+            words.reserve(words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1);
+        words.push_back(w);
     }
 
     // Lexes commands until the end of the buffer or, when `until_paren`, the `)` closing the
     // enclosing $(…)/<(…)/>(…). Subshells and case clauses are tracked on a heap stack, so ten
     // thousand `(` cost no C++ stack.
-    void parse_list(unsigned depth, bool until_paren) {
+    PipeText parse_list(unsigned base_depth, bool until_paren) {
         std::vector<Frame> frames;
+        unsigned depth = base_depth;
         SimpleCommand simple;
+        simple.heredocs_begin = heredocs_.size();
+        PipeText piped;
+        Arena::Mark mark = r_.arena.mark();
         Mode mode = Mode::command_start;
         bool after_time = false;     // `time -p`: the -p is the reserved word's option
         bool after_function = false; // `function f ()`: the () belongs to the definition
         bool for_saw_in = false;
+        bool for_substituted = false;
+        std::string for_variable;
 
         const auto finish = [&] {
-            emit(simple, depth);
-            simple = SimpleCommand{};
+            emit(simple, depth, piped);
+            simple.clear();
+            simple.heredocs_begin = heredocs_.size();
+            r_.arena.release(mark);
+            mark = r_.arena.mark();
+        };
+        const auto end_for_header = [&] {
+            if (mode == Mode::for_header || mode == Mode::for_name) {
+                r_.sink.loop_variable(for_variable, for_substituted);
+                mode = Mode::command_start;
+            }
         };
         const auto to_command_start = [&] {
+            end_for_header();
             if (mode != Mode::case_header && mode != Mode::case_pattern &&
                 mode != Mode::conditional)
                 mode = Mode::command_start;
@@ -882,10 +1902,12 @@ private:
             skip_blanks();
             if (at_end()) {
                 finish();
-                return;
+                for (const Frame frame : frames)
+                    if (frame == Frame::subshell) r_.path.pop_back();
+                return piped;
             }
             const char c = src_[pos_];
-            if (c == '#') {
+            if (c == '#' && mode != Mode::conditional) {
                 skip_comment();
                 continue;
             }
@@ -893,56 +1915,63 @@ private:
                 ++pos_;
                 if (mode == Mode::conditional) continue;
                 finish();
-                read_heredoc_bodies();
+                if (!heredocs_.empty()) {
+                    const bool closed = read_heredoc_bodies(depth, until_paren);
+                    simple.heredocs_begin = heredocs_.size();
+                    if (closed) continue;
+                }
+                if (mode == Mode::case_header) continue;
                 to_command_start();
                 continue;
             }
             if (c == ';') {
-                ++out_.chain_operators;
                 if (mode == Mode::conditional) {
                     ++pos_;
                     continue;
                 }
                 finish();
-                // `;;`, `;&` and `;;&` end a case clause.
-                const bool clause_end = peek(1) == ';' || peek(1) == '&';
-                if (peek(1) == ';' && peek(2) == '&')
-                    pos_ += 3;
+                // `;;`, `;&` and `;;&` end a case clause: not a chain.
+                const bool clause_end = op(1) == ';' || op(1) == '&';
+                if (op(1) == ';' && op(2) == '&')
+                    op_skip(3);
                 else
-                    pos_ += clause_end ? 2 : 1;
+                    op_skip(clause_end ? 2 : 1);
+                if (!clause_end) ++r_.summary.chain_operators;
                 if (clause_end && !frames.empty() && frames.back() == Frame::case_clause)
                     mode = Mode::case_pattern;
                 else
                     to_command_start();
                 continue;
             }
-            if (c == '&' && peek(1) == '>') {
+            if (c == '&' && op(1) == '>') {
                 if (mode == Mode::conditional) {
-                    pos_ += 2;
+                    op_skip(2);
                     continue;
                 }
                 redirect(depth, simple);
                 continue;
             }
             if (c == '&' || c == '|') {
-                const bool doubled = peek(1) == c;
-                if (doubled) ++out_.chain_operators;
+                const bool doubled = op(1) == c;
                 if (mode == Mode::conditional) {
-                    pos_ += doubled ? 2 : 1;
+                    op_skip(doubled ? 2 : 1);
                     continue;
                 }
                 if (c == '|' && !doubled && mode == Mode::case_pattern) {
                     ++pos_;
                     continue;
                 }
+                if (doubled) ++r_.summary.chain_operators;
                 finish();
                 if (doubled)
-                    pos_ += 2;
-                else if (c == '|' && peek(1) == '&')
-                    pos_ += 2;
+                    op_skip(2);
+                else if (c == '|' && op(1) == '&')
+                    op_skip(2);
                 else
                     ++pos_;
                 if (c == '|' && !doubled) simple.stdin_from_pipe = true;
+                if (c != '|' || doubled) piped = PipeText{};
+                end_for_header();
                 mode = Mode::command_start;
                 continue;
             }
@@ -951,10 +1980,15 @@ private:
                     ++pos_;
                     continue;
                 }
-                if ((mode == Mode::command_start || mode == Mode::for_header) && peek(1) == '(') {
-                    pos_ += 2;
-                    skip_arithmetic(depth, nullptr); // ((…)) and for ((…)) are arithmetic
-                    continue;
+                if ((mode == Mode::command_start || mode == Mode::for_header ||
+                     mode == Mode::for_name) &&
+                    op(1) == '(' && simple.words.empty()) {
+                    const std::size_t second = op_pos(pos_, 1);
+                    if (is_arithmetic(second)) {
+                        pos_ = second + 1;
+                        skip_arithmetic(depth, nullptr, ')'); // ((…)) and for ((…)) are arithmetic
+                        continue;
+                    }
                 }
                 const bool definition = (mode == Mode::in_command && simple.words.size() == 1) ||
                                         (mode == Mode::command_start && after_function);
@@ -964,7 +1998,7 @@ private:
                     if (look < src_.size() && src_[look] == ')') {
                         // `f() body`: a definition runs nothing now; its body is lexed as commands.
                         pos_ = look + 1;
-                        simple = SimpleCommand{};
+                        simple.clear();
                         mode = Mode::command_start;
                         after_function = false;
                         continue;
@@ -972,8 +2006,14 @@ private:
                 }
                 ++pos_;
                 finish();
-                frames.push_back(Frame::subshell);
                 mode = Mode::command_start;
+                if (deeper_than_cap(depth + 1)) {
+                    skip_opaque_parens();
+                    continue;
+                }
+                frames.push_back(Frame::subshell);
+                ++depth;
+                r_.path.push_back({"", "( )"});
                 continue;
             }
             if (c == ')') {
@@ -987,12 +2027,20 @@ private:
                 mode = Mode::command_start;
                 if (!frames.empty() && frames.back() == Frame::subshell) {
                     frames.pop_back();
+                    --depth;
+                    r_.path.pop_back();
                     continue;
                 }
-                if (until_paren) return;
+                if (until_paren) {
+                    while (!frames.empty()) {
+                        if (frames.back() == Frame::subshell) r_.path.pop_back();
+                        frames.pop_back();
+                    }
+                    return piped;
+                }
                 continue; // a stray `)` at top level
             }
-            if ((c == '<' || c == '>') && peek(1) != '(') {
+            if ((c == '<' || c == '>') && op(1) != '(') {
                 if (mode == Mode::conditional) { // [[ a < b ]] compares
                     ++pos_;
                     continue;
@@ -1005,79 +2053,107 @@ private:
                 continue;
             }
 
-            Lexed lexed = read_word(depth);
-            if (lexed.raw.empty()) { // nothing consumed: never loop in place
+            const std::size_t word_at = pos_;
+            Word w = read_word(depth, simple.scripts);
+            if (pos_ == word_at) { // nothing consumed: never loop in place
                 ++pos_;
                 continue;
             }
-            const Word& w = lexed.word;
+            const std::string_view raw = src_.substr(word_at, pos_ - word_at);
+            const auto plain = [&](std::string_view text) { return !w.quoted && raw == text; };
             const bool was_after_time = after_time;
             after_time = false;
             switch (mode) {
             case Mode::command_start: {
-                const auto plain = [&](std::string_view text) {
-                    return is_plain(w, lexed.raw, text);
-                };
-                if (was_after_time && plain("-p")) {
-                    continue;
-                }
-                if (plain("if") || plain("then") || plain("elif") || plain("else") || plain("do") ||
-                    plain("while") || plain("until") || plain("!") || plain("{") || plain("}") ||
-                    plain("fi") || plain("done")) {
-                    after_function = false;
-                    continue;
-                }
-                if (plain("time")) {
-                    after_time = true;
-                    continue;
-                }
-                if (plain("esac")) {
-                    if (!frames.empty() && frames.back() == Frame::case_clause) frames.pop_back();
-                    continue;
-                }
-                if (plain("for") || plain("select")) {
-                    mode = Mode::for_header;
-                    for_saw_in = false;
-                    continue;
-                }
-                if (plain("case")) {
-                    mode = Mode::case_header;
-                    continue;
-                }
-                if (plain("function")) {
-                    mode = Mode::function_name;
-                    continue;
-                }
-                if (plain("[[")) {
-                    mode = Mode::conditional;
-                    continue;
+                const bool reserved_position = simple.words.empty() && !simple.prefix_seen;
+                if (reserved_position) {
+                    if (was_after_time && (plain("-p") || plain("--"))) {
+                        after_time = plain("-p");
+                        continue;
+                    }
+                    if (plain("if") || plain("then") || plain("elif") || plain("else") ||
+                        plain("do") || plain("while") || plain("until") || plain("!") ||
+                        plain("{") || plain("}") || plain("fi") || plain("done")) {
+                        after_function = false;
+                        continue;
+                    }
+                    if (plain("time")) {
+                        after_time = true;
+                        continue;
+                    }
+                    if (plain("coproc")) {
+                        mode = Mode::coproc_name;
+                        continue;
+                    }
+                    if (plain("esac")) {
+                        if (!frames.empty() && frames.back() == Frame::case_clause)
+                            frames.pop_back();
+                        continue;
+                    }
+                    if (plain("for") || plain("select")) {
+                        mode = Mode::for_name;
+                        for_saw_in = false;
+                        for_substituted = false;
+                        for_variable.clear();
+                        continue;
+                    }
+                    if (plain("case")) {
+                        mode = Mode::case_header;
+                        continue;
+                    }
+                    if (plain("function")) {
+                        mode = Mode::function_name;
+                        continue;
+                    }
+                    if (plain("[[")) {
+                        mode = Mode::conditional;
+                        continue;
+                    }
                 }
                 after_function = false;
-                if (is_assignment(lexed.raw))
+                if (simple.words.empty() && is_assignment(raw)) {
+                    simple.prefix_seen = true;
+                    simple.assignments.push_back(w);
                     continue; // X=1 cmd: the assignment is not the command
-                spend(1);
-                simple.words.push_back(std::move(lexed.word));
+                }
+                push_word(simple, w);
                 mode = Mode::in_command;
                 break;
             }
             case Mode::in_command:
-                spend(1);
-                simple.words.push_back(std::move(lexed.word));
+                push_word(simple, w);
+                break;
+            case Mode::coproc_name: {
+                // `coproc NAME { …; }`: NAME is followed by a compound command.
+                std::size_t look = pos_;
+                while (look < src_.size() && is_blank(src_[look])) ++look;
+                mode = Mode::command_start;
+                if (look < src_.size() && (src_[look] == '{' || src_[look] == '(')) continue;
+                simple.words.push_back(w);
+                mode = Mode::in_command;
+                break;
+            }
+            case Mode::for_name:
+                for_variable.assign(w.text);
+                mode = Mode::for_header;
                 break;
             case Mode::for_header:
-                if (is_plain(w, lexed.raw, "in"))
+                if (plain("in") && !for_saw_in) {
                     for_saw_in = true;
-                else if (!for_saw_in && is_plain(w, lexed.raw, "do"))
-                    mode = Mode::command_start;
+                } else if (plain("do")) {
+                    end_for_header();
+                } else if (for_saw_in && w.has_substitution) {
+                    for_substituted = true;
+                }
                 break;
             case Mode::case_header:
-                if (is_plain(w, lexed.raw, "in")) {
+                if (plain("in")) {
                     frames.push_back(Frame::case_clause);
                     mode = Mode::case_pattern;
                 }
                 break;
             case Mode::case_pattern:
-                if (is_plain(w, lexed.raw, "esac")) {
+                if (plain("esac")) {
                     if (!frames.empty() && frames.back() == Frame::case_clause) frames.pop_back();
                     mode = Mode::command_start;
                 }
@@ -1087,30 +2163,198 @@ private:
                 mode = Mode::command_start;
                 break;
             case Mode::conditional:
-                if (is_plain(w, lexed.raw, "]]")) mode = Mode::command_start;
+                if (plain("]]")) mode = Mode::command_start;
                 break;
             }
         }
     }
 };
 
+// Collects owned copies, for tests and --explain.
+class Collector final : public CommandSink {
+public:
+    explicit Collector(Analysis& out) : out_(out) {}
+
+    static OwnedWord own(const Word& w) {
+        return {std::string(w.text), w.quoted, w.has_substitution};
+    }
+
+    void command(const Command& c) override {
+        for (const Redirect& rd : c.redirects)
+            out_.redirects.push_back({rd.fd, rd.kind, own(rd.target)});
+        if (c.words.empty()) return;
+        Invocation inv;
+        inv.name = std::string(c.name);
+        inv.command_word = own(c.words[0]);
+        for (const Word& w : c.args()) inv.args.push_back(own(w));
+        for (const Word& w : c.assignments) inv.assignments.push_back(own(w));
+        for (const Redirect& rd : c.redirects)
+            inv.redirects.push_back({rd.fd, rd.kind, own(rd.target)});
+        inv.path = describe_path(c.path);
+        inv.depth = c.depth;
+        inv.is_wrapper = c.is_wrapper;
+        inv.query = c.query;
+        inv.fed_by_input = c.fed_by_input;
+        inv.via_find = c.via_find;
+        inv.stdin_from_pipe = c.stdin_from_pipe;
+        inv.stdin_from_heredoc = c.stdin_from_heredoc;
+        out_.invocations.push_back(std::move(inv));
+    }
+
+    void loop_variable(std::string_view name, bool from_substitution) override {
+        out_.loop_variables.emplace_back(std::string(name), from_substitution);
+    }
+
+private:
+    Analysis& out_;
+};
+
 } // namespace
+
+bool Command::is(std::string_view lower_name) const {
+    // The first byte first: the guards ask each command for a few dozen names.
+    if (!glob_name)
+        return name.size() == lower_name.size() && (name.empty() || name[0] == lower_name[0]) &&
+               name == lower_name;
+    return glob_matches(name, lower_name);
+}
+
+bool glob_matches(std::string_view pattern, std::string_view name) {
+    // states[k]: the pattern read so far can match name[0..k).
+    if (name.size() > 64) return false;
+    std::array<bool, 65> states{};
+    std::array<bool, 65> next{};
+    states[0] = true;
+    std::size_t p = 0;
+    while (p < pattern.size()) {
+        const char c = pattern[p];
+        next.fill(false);
+        if (c == '*') {
+            bool reached = false;
+            for (std::size_t k = 0; k <= name.size(); ++k) {
+                reached = reached || states[k];
+                next[k] = reached;
+            }
+            ++p;
+        } else if (c == '[') {
+            // A bracket expression: the set of characters up to the closing `]`.
+            std::size_t q = p + 1;
+            bool negate = false;
+            if (q < pattern.size() && (pattern[q] == '!' || pattern[q] == '^')) {
+                negate = true;
+                ++q;
+            }
+            const std::size_t set_begin = q;
+            if (q < pattern.size() && pattern[q] == ']') ++q;
+            while (q < pattern.size() && pattern[q] != ']') ++q;
+            if (q >= pattern.size()) { // no closing `]`: a literal `[`
+                for (std::size_t k = 0; k < name.size(); ++k)
+                    next[k + 1] = states[k] && name[k] == '[';
+                ++p;
+            } else {
+                const std::string_view set = pattern.substr(set_begin, q - set_begin);
+                for (std::size_t k = 0; k < name.size(); ++k) {
+                    if (!states[k]) continue;
+                    bool in = false;
+                    for (std::size_t s = 0; s < set.size(); ++s) {
+                        if (s + 2 < set.size() && set[s + 1] == '-') {
+                            if (lower(name[k]) >= lower(set[s]) &&
+                                lower(name[k]) <= lower(set[s + 2]))
+                                in = true;
+                            s += 2;
+                        } else if (lower(set[s]) == name[k]) {
+                            in = true;
+                        }
+                    }
+                    next[k + 1] = in != negate;
+                }
+                p = q + 1;
+            }
+        } else {
+            for (std::size_t k = 0; k < name.size(); ++k)
+                next[k + 1] = states[k] && (c == '?' || lower(c) == name[k]);
+            ++p;
+        }
+        states = next;
+        bool any = false;
+        for (std::size_t k = 0; k <= name.size(); ++k) any = any || states[k];
+        if (!any) return false;
+    }
+    return states[name.size()];
+}
 
 std::string_view strip_path_prefix(std::string_view word) {
     const std::size_t slash = word.find_last_of("/\\");
     return slash == std::string_view::npos ? word : word.substr(slash + 1);
 }
 
+std::string joined_words(const Command& command, std::size_t max_bytes) {
+    std::string out;
+    for (const Word& w : command.words) {
+        if (!out.empty()) out += ' ';
+        if (out.size() + w.text.size() > max_bytes) {
+            out += "…";
+            break;
+        }
+        out += w.text;
+    }
+    return out;
+}
+
+Summary explain_commands(std::string_view command, Trace& trace) {
+    constexpr std::size_t listed_at_most = 200;
+    struct Lister final : CommandSink {
+        Trace& trace;
+        std::size_t found = 0;
+        explicit Lister(Trace& t) : trace(t) {}
+        void command(const Command& c) override {
+            if (c.words.empty() || ++found > listed_at_most) return;
+            std::string line = "command `" + std::string(c.name) + "`: " + joined_words(c);
+            if (!c.path.empty()) line += "  (through " + describe_path(c.path) + ")";
+            trace.step(std::move(line));
+        }
+    } lister(trace);
+    const Summary summary = read_commands(command, lister);
+    if (lister.found > listed_at_most)
+        trace.step("… and " + std::to_string(lister.found - listed_at_most) + " more commands");
+    if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
+    return summary;
+}
+
+std::string describe_path(std::span<const PathStep> path, std::size_t max_steps) {
+    std::string out;
+    const std::size_t keep = std::max<std::size_t>(max_steps / 2, 1);
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (path.size() > max_steps && i == keep) {
+            out += " > … (" + std::to_string(path.size() - 2 * keep) + " more)";
+            i = path.size() - keep - 1;
+            continue;
+        }
+        const PathStep& step = path[i];
+        if (!out.empty()) out += " > ";
+        out += step.name;
+        if (!step.name.empty() && !step.how.empty()) out += ' ';
+        out += step.how;
+    }
+    return out;
+}
+
+Summary read_commands(std::string_view command, CommandSink& sink, const Options& options) {
+    Reading reading{sink, options, {}, {}, {}};
+    try {
+        Lexer(reading, command, 0, false, false).run();
+    } catch (...) {
+        // bad_alloc or a sink's exception: what was found has been handed over.
+    }
+    return reading.summary;
+}
+
 Analysis analyze(std::string_view command, const Options& options) {
     Analysis analysis;
-    try {
-        std::size_t words_left = options.max_words;
-        Lexer(command, 0, false, analysis, options, words_left).run();
-    } catch (const BoundPassed&) {
-        analysis.complete = false;
-    } catch (...) {
-        analysis.complete = false;
-    }
+    Collector collector(analysis);
+    const Summary summary = read_commands(command, collector, options);
+    analysis.chain_operators = summary.chain_operators;
+    analysis.reached_depth_cap = summary.reached_depth_cap;
     return analysis;
 }
 

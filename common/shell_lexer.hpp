@@ -1,49 +1,56 @@
-// shell_lexer.hpp: finds every command a shell command line would run (SPEC §7), for the guards.
+// shell_lexer.hpp: the command model both guards share: every simple command a bash command line
+// can run.
 //
-// The lexer reads POSIX/bash syntax far enough to answer one question exactly: which words stand
-// in command position, with which arguments and redirections. It sees through quotes and escapes,
-// $(…), backticks and process substitutions (recursively), subshells, { …; } groups, function
-// bodies, reserved words, assignments, path prefixes, the wrappers of SPEC §7 (sudo, env, command,
-// builtin, exec, nohup, time, nice, timeout, stdbuf, xargs) and the strings given to
-// `bash|sh|zsh|dash|ksh -c`, `eval` and `env -S`. Heredoc bodies and comments are data.
-// It is linear in the input (each recursion level re-reads at most its own text, and the depth is
-// capped) and never throws past `analyze`.
+// `read_commands` reads a command line as bash 5 would run it and hands each simple command that
+// can run to a sink, with its normalised name, its words, its redirections, the flags the rules
+// need and the wrapper path through which it was reached (docs/command-model.md). It sees through
+// quotes and escapes, `$(…)`, backticks and process substitutions, subshells, groups, function
+// bodies, reserved words (only in command position), assignments, path prefixes and case, the
+// wrapper table, shell strings (`bash -c`, `eval`, `env -S`, `su -c`, `ssh host cmd`, …), scripts
+// a shell reads from stdin (heredoc, here-string, `echo … |`), and command words built by
+// expansion (`$(true) pkill`, `pkill${IFS}x`, `{rm,-rf,x}`, `/bin/r?`).
 //
-// Details the guards rely on:
-// - A wrapper's query form runs nothing: `command -v pkill` / `command -V pkill` is one Invocation
-//   named "command" with is_wrapper false, and pkill is not listed.
-// - `bash|sh|zsh|dash|ksh` is listed with is_wrapper true only when it has -c (its string is then
-//   analyzed one level deeper); `bash script.sh` is a plain Invocation.
-// - The string of `env -S STRING` (followed by env's remaining operands) is analyzed one level
-//   deeper, like a -c string.
-// - The reserved word `time` (and its `-p`) at a command position is skipped like `if` or `!`;
-//   `time` in a wrapper's operand position, `"time"` and `/usr/bin/time` are the time wrapper.
-// - A chain of more than Options::max_depth wrappers in one simple command counts as passing the
-//   depth cap (complete == false), which keeps `sudo sudo sudo …` linear.
-// - Past Options::max_words stored words the analysis stops, complete == false.
-// - An unterminated quote or substitution ends at the end of the input (the shell would refuse to
-//   run the line; what was lexed is still reported, and complete stays true).
-// - Heredoc bodies are data whatever the delimiter's quoting; `((…))`, `$((…))` and the `;` inside
-//   `for ((…))` are arithmetic, not commands and not chain operators, though a $(…) or `…` inside
-//   the arithmetic still runs.
+// Cost: each byte is lexed a bounded number of times whatever the nesting. A `$(…)` is lexed once,
+// as commands; a string read again (a `-c` string, `eval`'s words) holds a placeholder where a
+// substitution stood, never its text. Words live only while their simple command is handed to the
+// sink (views into the command, or into an arena released after the command); a wrapper chain is
+// walked over one word vector without copying or recursion. Nesting deeper than
+// Options::max_depth is skipped as opaque text, `reached_depth_cap` is set, and lexing goes on
+// after it.
 #pragma once
 
 #include <cstddef>
-#include <optional>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace viber {
+class Trace;
+}
 
 namespace viber::shell {
 
 // One word after quote removal. Expansions stay as written: `$x` is the text "$x".
 struct Word {
-    std::string text;
-    bool quoted = false;           // some part was quoted ('…', "…", $'…') or backslash-escaped
-    bool has_substitution = false; // holds $(…) or `…` unquoted or inside double quotes
+    std::string_view text;
+    // Bytes of `text` that are unquoted expansions at its start (at most 65,535).
+    std::uint16_t leading_expansion = 0;
+    // When non-zero, 1 + the index of the text a shell string reads again in place of `text`
+    // (each command substitution replaced by an expansion that can be empty, or the body of the
+    // `"$(cat <<EOF … EOF)"` idiom). Kept out of line so a word stays 24 bytes: a simple command
+    // of half a million words is 12 MB.
+    std::uint16_t script_index = 0;
+    bool quoted : 1 = false; // some part was quoted ('…', "…", $'…') or backslash-escaped
+    bool has_substitution : 1 = false; // holds $(…) or `…` unquoted or inside double quotes
+    bool unquoted_ifs : 1 = false;     // holds an unquoted $IFS / ${IFS}
+    bool unquoted_glob : 1 = false;    // holds an unquoted ?, * or [
+    bool unquoted_brace : 1 = false;   // opens with an unquoted {
+    bool only_expansion : 1 = false;   // nothing but unquoted expansions that can be empty
 };
 
-enum class RedirectKind {
+enum class RedirectKind : std::uint8_t {
     output,                  // >    N>
     append,                  // >>   N>>
     clobber,                 // >|   N>|
@@ -53,7 +60,7 @@ enum class RedirectKind {
     input,                   // <    N<
     duplicate_input,         // <&N
     read_write,              // <>
-    heredoc,                 // <<   <<-   (target is the delimiter; the body is data)
+    heredoc,                 // <<   <<-   (target is the delimiter)
     herestring,              // <<<
 };
 
@@ -61,46 +68,124 @@ struct Redirect {
     int fd = -1; // explicit descriptor number before the operator, -1 when none was written
     RedirectKind kind = RedirectKind::output;
     Word target; // the file, the descriptor number, "-", or the heredoc delimiter
+    bool target_is_process_substitution = false; // `2> >(grep x)`
 };
 
-// A command the shell would run, wrappers seen through. A wrapper is itself listed (with
-// is_wrapper set) and its operand follows as its own Invocation.
-struct Invocation {
-    std::string name;                // command word without quotes and path prefix: "/usr/bin/pkill" -> "pkill"
-    Word command_word;               // the command word as lexed
-    std::vector<Word> args;          // the words after the command word
-    std::vector<Redirect> redirects; // the redirections of its simple command
-    bool is_wrapper = false;         // sudo, env, xargs, bash -c …: runs a command listed after it
-    bool via_xargs = false;          // run by xargs: directly, through wrappers, or inside a -c string xargs runs
+// One step of the way to a command: a wrapper (`sudo`), or a place where commands run
+// (`bash -c`, `$(…)`, `` `…` ``, `<(…)`, `eval`, `find -exec`, `bash <<EOF`, `| bash`).
+struct PathStep {
+    std::string_view name; // "sudo", "bash", "find", "" for a substitution
+    std::string_view how; // "", "-c", "$(…)", "`…`", "<(…)", "eval", "-exec", "<<", "<<<", "|", …
+};
+
+struct Command {
+    std::string_view
+        name; // normalised: path stripped, lower case, `.exe` cut; "" for redirections alone
+    std::span<const Word> words;       // words[0] is the command word; empty for redirections alone
+    std::span<const Word> assignments; // NAME=value words before the command word
+    std::span<const Redirect> redirects;
+    std::span<const PathStep> path; // outermost first
+    unsigned depth = 0;             // nesting levels: $(…), `…`, subshells, strings read again
+    bool first_in_simple_command =
+        false; // the outermost command of its simple command (judge its redirects once)
+    bool is_wrapper = false;         // runs a command given after it (listed next), or a string
+    bool query = false;              // `command -v x`: looks a name up, runs nothing
+    bool glob_name = false;          // the name holds unquoted glob characters: use matches()
+    bool fed_by_input = false;       // run by xargs or parallel: its operands come from input
+    bool via_find = false;           // run by find -exec / fd -x: `{}` is a found path
     bool stdin_from_pipe = false;    // not the first command of a pipeline
-    bool stdin_from_heredoc = false; // its simple command has a << or <<< redirection
-    unsigned depth = 0;              // 0 at top level; +1 per $(…), `…`, <(…), >(…), -c string, eval
+    bool stdin_from_heredoc = false; // a << or <<< redirection feeds it
+    bool stdin_from_process_substitution = false; // `< <(…)` feeds it
+
+    std::span<const Word> args() const { return words.empty() ? words : words.subspan(1); }
+    // True when the command's name is `lower_name` (lower case, no `.exe`), or, for a command word
+    // with glob characters, when its pattern matches `lower_name`.
+    bool is(std::string_view lower_name) const;
 };
 
-struct Analysis {
-    std::vector<Invocation> invocations; // every command run, in document order, at every depth
-    std::vector<Redirect> redirects;     // every redirection at every depth, compound commands included
-    std::size_t chain_operators = 0;     // unquoted `;`, `;;`, `&&`, `||` at every depth (a newline, `|`, `&` are not)
-    bool complete = true;                // false when the depth cap (or the word budget) was passed: callers fail open
+// Receives each command as it is found. The spans are valid only during the call.
+class CommandSink {
+public:
+    virtual ~CommandSink() = default;
+    virtual void command(const Command& command) = 0;
+    // `for NAME in WORDS` / `select`: the loop variable, and whether a word of its list holds a
+    // command substitution.
+    virtual void loop_variable(std::string_view /*name*/, bool /*from_substitution*/) {}
+};
+
+struct Summary {
+    std::size_t chain_operators =
+        0; // unquoted `;`, `&&`, `||` where commands run (not `;;`, `[[ && ]]`, arithmetic)
+    bool reached_depth_cap = false; // some part nested deeper than Options::max_depth was skipped
 };
 
 struct Options {
     unsigned max_depth = 32;
-    // Words stored (command words, arguments, redirection targets, and each wrapper's copy of
-    // its words) before the analysis gives up with complete == false. Bounds memory and time on
-    // a runaway command; a real command of 20 KB holds a few thousand words.
-    std::size_t max_words = std::size_t{1} << 17;
 };
 
-// Analyzes `command`. Never throws (an internal failure returns complete == false).
+// Reads `command` and hands every simple command it can run to `sink`, in document order at each
+// level. Never throws (an internal failure ends the reading; what was found was handed over).
+Summary read_commands(std::string_view command, CommandSink& sink, const Options& options = {});
+
+// True when glob `pattern` (`?`, `*`, `[…]`, `[!…]`) matches all of `name`. No backtracking: a
+// set of positions in `name` is advanced per pattern character, O(|pattern| × |name|).
+bool glob_matches(std::string_view pattern, std::string_view name);
+
+// "/usr/bin/pkill" -> "pkill", "C:\\Windows\\TaskKill.EXE" -> "TaskKill.EXE".
+std::string_view strip_path_prefix(std::string_view word);
+
+// ---------------------------------------------------------------------------------------------
+// An owned copy of the model, for tests and --explain (the guards use the sink).
+
+struct OwnedWord {
+    std::string text;
+    bool quoted = false;
+    bool has_substitution = false;
+};
+
+struct OwnedRedirect {
+    int fd = -1;
+    RedirectKind kind = RedirectKind::output;
+    OwnedWord target;
+};
+
+struct Invocation {
+    std::string name; // normalised
+    OwnedWord command_word;
+    std::vector<OwnedWord> args;
+    std::vector<OwnedWord> assignments;
+    std::vector<OwnedRedirect> redirects;
+    std::string path; // "sudo > bash -c > $(…)"; empty at top level
+    unsigned depth = 0;
+    bool is_wrapper = false;
+    bool query = false;
+    bool fed_by_input = false;
+    bool via_find = false;
+    bool stdin_from_pipe = false;
+    bool stdin_from_heredoc = false;
+};
+
+struct Analysis {
+    std::vector<Invocation> invocations;  // commands with a command word, in the order found
+    std::vector<OwnedRedirect> redirects; // every redirection, also those of a bare redirection
+    std::vector<std::pair<std::string, bool>> loop_variables;
+    std::size_t chain_operators = 0;
+    bool reached_depth_cap = false;
+};
+
 Analysis analyze(std::string_view command, const Options& options = {});
 
-// The arguments of `bash|sh|zsh|dash|ksh` from index `i` on: the index of the string a `-c`
-// (also combined, `-lc`) runs, options with values (`-o`, `--rcfile`) skipped; nullopt without -c.
-std::optional<std::size_t> shell_command_string(const std::vector<Word>& args, std::size_t i = 0);
+// The words of `command` joined by spaces for --explain, cut after about `max_bytes` (a command
+// may hold a mebibyte of words; a person needs its start).
+std::string joined_words(const Command& command, std::size_t max_bytes = 1000);
 
-// "/usr/bin/pkill" -> "pkill", "./x" -> "x", "C:\\Windows\\taskkill.exe" -> "taskkill.exe": the
-// part after the last `/` or `\`.
-std::string_view strip_path_prefix(std::string_view word);
+// --explain's listing: each command `command` runs, with its words and wrapper path, as trace
+// steps (the first 200; the rest are counted), and the nesting cap when it was reached.
+Summary explain_commands(std::string_view command, Trace& trace);
+
+// The path of `command` as `--explain` prints it: "sudo > bash -c > $(…)", "" at top level. A
+// path longer than `max_steps` keeps its first and last steps and says how many it left out, so
+// describing every command of a long wrapper chain stays linear.
+std::string describe_path(std::span<const PathStep> path, std::size_t max_steps = 12);
 
 } // namespace viber::shell

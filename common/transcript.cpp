@@ -1,4 +1,5 @@
-// transcript.cpp: the streaming transcript scanner of SPEC §3 and the shared definitions it applies.
+// transcript.cpp: the streaming transcript scanner (docs/transcript.md) and the shared definitions
+// it applies.
 //
 // One pass: read() into a reused buffer, a fused prefilter kernel that finds newlines and every
 // needle at once, and Boost.JSON only for the few lines whose needles matter in the current state.
@@ -8,24 +9,33 @@
 
 #include "common/files.hpp"
 #include "common/os.hpp"
+#include "common/payload.hpp"
 
+#include <algorithm>
+#include <array>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
-
-#include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <unordered_map>
+#include <utility>
 
-#if defined(__x86_64__) || defined(_M_X64)
+// The vector kernels exist only where their instructions do; every other CPU runs the portable one.
+#if defined(__x86_64__)
 #include <immintrin.h>
-#define VIBER_HAVE_SSE2 1
+#define VIBER_X86_64 1
 #else
-#define VIBER_HAVE_SSE2 0
+#define VIBER_X86_64 0
+#endif
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#define VIBER_AARCH64 1
+#else
+#define VIBER_AARCH64 0
 #endif
 
 namespace viber::transcript {
@@ -47,15 +57,15 @@ struct NeedleSpec {
 };
 
 constexpr std::array<NeedleSpec, detail::needle_count> needles{{
-    {"permission-mode", 10, 11},          // "-m"
-    {"permissionMode", 9, 10},            // "nM"
-    {"\"Skill\"", 1, 6},                  // 'S' ... '"'
-    {"EnterPlanMode", 4, 5},              // "rP"
-    {"\"content\":\"", 1, 9},             // 'c' ... ':'
-    {"file_path", 4, 5},                  // "_p"
-    {"subagent_type", 8, 9},              // "_t"
-    {"VERDICT:", 0, 1},                   // "VE"
-    {"<command-message>viber:", 0, 16},   // '<' ... '>'
+    {"permission-mode", 10, 11},        // "-m"
+    {"permissionMode", 9, 10},          // "nM"
+    {"\"Skill\"", 1, 6},                // 'S' ... '"'
+    {"EnterPlanMode", 4, 5},            // "rP"
+    {"\"content\":\"", 1, 9},           // 'c' ... ':'
+    {"file_path", 4, 5},                // "_p"
+    {"subagent_type", 8, 9},            // "_t"
+    {"VERDICT:", 0, 1},                 // "VE"
+    {"<command-message>viber:", 0, 16}, // '<' ... '>'
 }};
 
 constexpr std::size_t longest_needle = [] {
@@ -76,13 +86,13 @@ inline bool confirm(const char* at, std::size_t needle) {
 
 // Scans positions [from, to) of `data` (readable up to to + buffer_padding) and reports, in
 // position order, every newline (sink.newline(i)) and every needle start (sink.hit(i, needle)).
-template <class Sink>
+// The portable kernel: a table from a byte to the needles that open with it keeps the per-byte
+// work to one lookup on the common path.
+template <std::uint32_t Mask, class Sink>
 void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    // A table from a byte to the needles that open with it keeps the per-byte work to one lookup
-    // on the common path.
     std::array<std::uint32_t, 256> opens{};
     for (std::size_t k = 0; k < needles.size(); ++k) {
-        opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
+        if ((Mask >> k) & 1u) opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
     }
     for (std::size_t i = from; i < to; ++i) {
         const auto c = static_cast<unsigned char>(data[i]);
@@ -97,185 +107,243 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
     }
 }
 
-#if VIBER_HAVE_SSE2
-template <class Sink>
-void kernel_sse2(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    const __m128i newline = _mm_set1_epi8('\n');
-    __m128i first_byte[detail::needle_count];
-    __m128i second_byte[detail::needle_count];
+// The vector types of the wider kernels pass only between functions flattened into one, so their
+// calling convention never matters.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// The vector kernel, one template over the vector width. `V` gives the width, a byte splat, an
+// unaligned load, a byte compare (`Lanes`: a vector of 0/0xFF, or a bit mask), `both`/`either`
+// on compare results, and `bits`, which turns a compare result into a 64-bit mask holding
+// `bits_per_byte` set bits per matching position (1 on x86; 4 with NEON, which has no movemask).
+// Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
+template <class V, std::uint32_t Mask, class Sink>
+inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+    using Bytes = typename V::Bytes;
+    using Lanes = typename V::Lanes;
+    constexpr std::size_t width = V::width;
+    constexpr unsigned per_byte = V::bits_per_byte;
+    constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
+    const Bytes newline = V::splat('\n');
+    Bytes first_byte[detail::needle_count];
+    Bytes second_byte[detail::needle_count];
     for (std::size_t k = 0; k < needles.size(); ++k) {
-        first_byte[k] = _mm_set1_epi8(needles[k].text[needles[k].first]);
-        second_byte[k] = _mm_set1_epi8(needles[k].text[needles[k].second]);
+        first_byte[k] = V::splat(needles[k].text[needles[k].first]);
+        second_byte[k] = V::splat(needles[k].text[needles[k].second]);
     }
-    const auto load = [](const char* at) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at)); };
-    for (std::size_t block = from; block < to; block += 16) {
+    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
+    for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
-        __m128i match[detail::needle_count];
-        __m128i any = _mm_setzero_si128();
+        Lanes match[detail::needle_count];
+        Lanes any = V::eq(V::load(at), newline); // newlines count as events too
+        const Lanes newline_lanes = any;
         // Unrolled, every probe offset and byte is a constant and shared loads are merged.
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < needles.size(); ++k) {
-            match[k] = _mm_and_si128(_mm_cmpeq_epi8(load(at + needles[k].first), first_byte[k]),
-                                     _mm_cmpeq_epi8(load(at + needles[k].second), second_byte[k]));
-            any = _mm_or_si128(any, match[k]);
+            if (!wanted(k)) continue;
+            match[k] = V::both(V::eq(V::load(at + needles[k].first), first_byte[k]),
+                               V::eq(V::load(at + needles[k].second), second_byte[k]));
+            any = V::either(any, match[k]);
         }
-        auto newlines = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(load(at), newline)));
-        auto candidates = static_cast<std::uint32_t>(_mm_movemask_epi8(any));
-        if (to - block < 16) {
-            const std::uint32_t in_range = (1u << (to - block)) - 1;
-            newlines &= in_range;
-            candidates &= in_range;
-        }
-        if ((newlines | candidates) == 0) continue;
-        std::array<std::uint32_t, detail::needle_count> per_needle{};
-        if (candidates != 0) {
-            for (std::size_t k = 0; k < needles.size(); ++k) {
-                per_needle[k] = static_cast<std::uint32_t>(_mm_movemask_epi8(match[k]));
-            }
-        }
-        std::uint32_t events = newlines | candidates;
+        std::uint64_t events = V::bits(any);
+        if (events == 0) continue;
+        if (to - block < width) events &= (std::uint64_t{1} << ((to - block) * per_byte)) - 1;
+        const std::uint64_t newlines = V::bits(newline_lanes);
+        std::uint64_t per_needle[detail::needle_count];
+        for (std::size_t k = 0; k < needles.size(); ++k)
+            per_needle[k] = wanted(k) ? V::bits(match[k]) : 0;
         while (events != 0) {
-            const auto j = static_cast<unsigned>(__builtin_ctz(events));
-            events &= events - 1;
-            const std::size_t pos = block + j;
-            if ((newlines >> j) & 1u) {
+            const auto bit = static_cast<unsigned>(__builtin_ctzll(events));
+            const unsigned lane = bit / per_byte;
+            events &= ~(lane_ones << (lane * per_byte));
+            const std::size_t pos = block + lane;
+            if ((newlines >> bit) & 1u) {
                 sink.newline(pos);
                 continue;
             }
             for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (((per_needle[k] >> j) & 1u) && confirm(data + pos, k)) sink.hit(pos, static_cast<unsigned>(k));
-            }
-        }
-    }
-}
-// The same kernel 32 positions at a time, chosen at run time on CPUs that have AVX2.
-template <class Sink>
-__attribute__((target("avx2"))) void kernel_avx2(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    const __m256i newline = _mm256_set1_epi8('\n');
-    __m256i first_byte[detail::needle_count];
-    __m256i second_byte[detail::needle_count];
-    for (std::size_t k = 0; k < needles.size(); ++k) {
-        first_byte[k] = _mm256_set1_epi8(needles[k].text[needles[k].first]);
-        second_byte[k] = _mm256_set1_epi8(needles[k].text[needles[k].second]);
-    }
-    for (std::size_t block = from; block < to; block += 32) {
-        const char* at = data + block;
-        __m256i match[detail::needle_count];
-        __m256i any = _mm256_setzero_si256();
-#pragma GCC unroll 16
-        for (std::size_t k = 0; k < needles.size(); ++k) {
-            const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + needles[k].first));
-            const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + needles[k].second));
-            match[k] = _mm256_and_si256(_mm256_cmpeq_epi8(a, first_byte[k]), _mm256_cmpeq_epi8(b, second_byte[k]));
-            any = _mm256_or_si256(any, match[k]);
-        }
-        const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
-        auto newlines = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(here, newline)));
-        auto candidates = static_cast<std::uint32_t>(_mm256_movemask_epi8(any));
-        if (to - block < 32) {
-            const std::uint32_t in_range = (std::uint32_t{1} << (to - block)) - 1;
-            newlines &= in_range;
-            candidates &= in_range;
-        }
-        if ((newlines | candidates) == 0) continue;
-        std::uint32_t per_needle[detail::needle_count] = {};
-        if (candidates != 0) {
-            for (std::size_t k = 0; k < needles.size(); ++k) {
-                per_needle[k] = static_cast<std::uint32_t>(_mm256_movemask_epi8(match[k]));
-            }
-        }
-        std::uint32_t events = newlines | candidates;
-        while (events != 0) {
-            const auto j = static_cast<unsigned>(__builtin_ctz(events));
-            events &= events - 1;
-            const std::size_t pos = block + j;
-            if ((newlines >> j) & 1u) {
-                sink.newline(pos);
-                continue;
-            }
-            for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (((per_needle[k] >> j) & 1u) && confirm(data + pos, k)) sink.hit(pos, static_cast<unsigned>(k));
+                if (((per_needle[k] >> bit) & 1u) && confirm(data + pos, k))
+                    sink.hit(pos, static_cast<unsigned>(k));
             }
         }
     }
 }
 
-bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+#if VIBER_X86_64
+// x86-64 only: SSE2 is in every x86-64 CPU; AVX2 and AVX-512BW are chosen at run time. Each
+// width's operations carry their target, and each kernel entry is flattened so the template and
+// the operations are compiled into one function for that target (the sink's end of line is kept
+// out of line, see Scanner::end_line).
+struct Sse2 {
+    using Bytes = __m128i;
+    using Lanes = __m128i;
+    static constexpr std::size_t width = 16;
+    static constexpr unsigned bits_per_byte = 1;
+    static Bytes splat(char c) { return _mm_set1_epi8(c); }
+    static Bytes load(const char* at) {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    }
+    static Lanes eq(Bytes a, Bytes b) { return _mm_cmpeq_epi8(a, b); }
+    static Lanes both(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
+    static Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
+    static std::uint64_t bits(Lanes a) { return static_cast<std::uint32_t>(_mm_movemask_epi8(a)); }
+};
 
-// 64 positions at a time with AVX-512BW, whose compares yield bit masks directly.
-template <class Sink>
-__attribute__((target("avx512f,avx512bw"))) void kernel_avx512(const char* data, std::size_t from, std::size_t to,
-                                                                Sink& sink) {
-    const __m512i newline = _mm512_set1_epi8('\n');
-    __m512i first_byte[detail::needle_count];
-    __m512i second_byte[detail::needle_count];
-    for (std::size_t k = 0; k < needles.size(); ++k) {
-        first_byte[k] = _mm512_set1_epi8(needles[k].text[needles[k].first]);
-        second_byte[k] = _mm512_set1_epi8(needles[k].text[needles[k].second]);
+#define VIBER_AVX2 __attribute__((target("avx2")))
+struct Avx2 {
+    using Bytes = __m256i;
+    using Lanes = __m256i;
+    static constexpr std::size_t width = 32;
+    static constexpr unsigned bits_per_byte = 1;
+    VIBER_AVX2 static Bytes splat(char c) { return _mm256_set1_epi8(c); }
+    VIBER_AVX2 static Bytes load(const char* at) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
     }
-    for (std::size_t block = from; block < to; block += 64) {
-        const char* at = data + block;
-        std::uint64_t match[detail::needle_count];
-        std::uint64_t candidates = 0;
-#pragma GCC unroll 16
-        for (std::size_t k = 0; k < needles.size(); ++k) {
-            const __m512i a = _mm512_loadu_si512(at + needles[k].first);
-            const __m512i b = _mm512_loadu_si512(at + needles[k].second);
-            match[k] = _mm512_cmpeq_epi8_mask(a, first_byte[k]) & _mm512_cmpeq_epi8_mask(b, second_byte[k]);
-            candidates |= match[k];
-        }
-        std::uint64_t newlines = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512(at), newline);
-        if (to - block < 64) {
-            const std::uint64_t in_range = (std::uint64_t{1} << (to - block)) - 1;
-            newlines &= in_range;
-            candidates &= in_range;
-        }
-        std::uint64_t events = newlines | candidates;
-        while (events != 0) {
-            const auto j = static_cast<unsigned>(__builtin_ctzll(events));
-            events &= events - 1;
-            const std::size_t pos = block + j;
-            if ((newlines >> j) & 1u) {
-                sink.newline(pos);
-                continue;
-            }
-            for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (((match[k] >> j) & 1u) && confirm(data + pos, k)) sink.hit(pos, static_cast<unsigned>(k));
-            }
-        }
+    VIBER_AVX2 static Lanes eq(Bytes a, Bytes b) { return _mm256_cmpeq_epi8(a, b); }
+    VIBER_AVX2 static Lanes both(Lanes a, Lanes b) { return _mm256_and_si256(a, b); }
+    VIBER_AVX2 static Lanes either(Lanes a, Lanes b) { return _mm256_or_si256(a, b); }
+    VIBER_AVX2 static std::uint64_t bits(Lanes a) {
+        return static_cast<std::uint32_t>(_mm256_movemask_epi8(a));
     }
+};
+#undef VIBER_AVX2
+
+// AVX-512BW compares yield bit masks directly.
+#define VIBER_AVX512 __attribute__((target("avx512f,avx512bw")))
+struct Avx512 {
+    using Bytes = __m512i;
+    using Lanes = __mmask64;
+    static constexpr std::size_t width = 64;
+    static constexpr unsigned bits_per_byte = 1;
+    VIBER_AVX512 static Bytes splat(char c) { return _mm512_set1_epi8(c); }
+    VIBER_AVX512 static Bytes load(const char* at) { return _mm512_loadu_si512(at); }
+    VIBER_AVX512 static Lanes eq(Bytes a, Bytes b) { return _mm512_cmpeq_epi8_mask(a, b); }
+    VIBER_AVX512 static Lanes both(Lanes a, Lanes b) { return a & b; }
+    VIBER_AVX512 static Lanes either(Lanes a, Lanes b) { return a | b; }
+    VIBER_AVX512 static std::uint64_t bits(Lanes a) { return a; }
+};
+#undef VIBER_AVX512
+
+template <std::uint32_t Mask, class Sink>
+__attribute__((flatten)) void kernel_sse2(const char* data, std::size_t from, std::size_t to,
+                                          Sink& sink) {
+    kernel_vector<Sse2, Mask>(data, from, to, sink);
 }
-
-bool cpu_has_avx512bw() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"); }
+template <std::uint32_t Mask, class Sink>
+__attribute__((target("avx2"), flatten)) void kernel_avx2(const char* data, std::size_t from,
+                                                          std::size_t to, Sink& sink) {
+    kernel_vector<Avx2, Mask>(data, from, to, sink);
+}
+template <std::uint32_t Mask, class Sink>
+__attribute__((target("avx512f,avx512bw"), flatten)) void
+kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+    kernel_vector<Avx512, Mask>(data, from, to, sink);
+}
+bool cpu_has_avx2() {
+    return __builtin_cpu_supports("avx2");
+}
+bool cpu_has_avx512bw() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 #endif
 
+#if VIBER_AARCH64
+// NEON is in every aarch64 CPU. It has no movemask: narrowing each 16-bit pair of compare bytes
+// by 4 bits gives a 64-bit mask with 4 bits per position.
+struct Neon {
+    using Bytes = uint8x16_t;
+    using Lanes = uint8x16_t;
+    static constexpr std::size_t width = 16;
+    static constexpr unsigned bits_per_byte = 4;
+    static Bytes splat(char c) { return vdupq_n_u8(static_cast<std::uint8_t>(c)); }
+    static Bytes load(const char* at) {
+        return vld1q_u8(reinterpret_cast<const std::uint8_t*>(at));
+    }
+    static Lanes eq(Bytes a, Bytes b) { return vceqq_u8(a, b); }
+    static Lanes both(Lanes a, Lanes b) { return vandq_u8(a, b); }
+    static Lanes either(Lanes a, Lanes b) { return vorrq_u8(a, b); }
+    static std::uint64_t bits(Lanes a) {
+        return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(a), 4)), 0);
+    }
+};
+
+template <std::uint32_t Mask, class Sink>
+__attribute__((flatten)) void kernel_neon(const char* data, std::size_t from, std::size_t to,
+                                          Sink& sink) {
+    kernel_vector<Neon, Mask>(data, from, to, sink);
+}
+#endif
 
 detail::Kernel resolve(detail::Kernel kernel) {
     if (kernel != detail::Kernel::best && detail::kernel_supported(kernel)) return kernel;
     if (detail::kernel_supported(detail::Kernel::avx512)) return detail::Kernel::avx512;
     if (detail::kernel_supported(detail::Kernel::avx2)) return detail::Kernel::avx2;
-    return VIBER_HAVE_SSE2 ? detail::Kernel::sse2 : detail::Kernel::scalar;
+    if (detail::kernel_supported(detail::Kernel::sse2)) return detail::Kernel::sse2;
+    if (detail::kernel_supported(detail::Kernel::neon)) return detail::Kernel::neon;
+    return detail::Kernel::scalar;
+}
+
+template <std::uint32_t Mask, class Sink>
+void run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to,
+                    Sink& sink) {
+    switch (kernel) {
+#if VIBER_X86_64
+    case detail::Kernel::avx512:
+        return kernel_avx512<Mask>(data, from, to, sink);
+    case detail::Kernel::avx2:
+        return kernel_avx2<Mask>(data, from, to, sink);
+    case detail::Kernel::sse2:
+        return kernel_sse2<Mask>(data, from, to, sink);
+#endif
+#if VIBER_AARCH64
+    case detail::Kernel::neon:
+        return kernel_neon<Mask>(data, from, to, sink);
+#endif
+    default:
+        return kernel_scalar<Mask>(data, from, to, sink);
+    }
+}
+
+// The needles one kind of scan can ever want (a superset of what Scanner::wanted() picks line by
+// line): plan-hints never asks for plan writes, dispatches or verdicts; plan-gate never for a
+// typed chain command.
+enum class NeedleSet { all, chain_signals, gate };
+
+constexpr std::uint32_t needle_bit(detail::Needle needle) {
+    return 1u << needle;
+}
+constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
+constexpr std::uint32_t signal_needles =
+    needle_bit(detail::needle_permission_mode_type) |
+    needle_bit(detail::needle_permission_mode_key) | needle_bit(detail::needle_skill) |
+    needle_bit(detail::needle_enter_plan_mode) | needle_bit(detail::needle_string_content);
+constexpr std::uint32_t chain_signal_needles =
+    signal_needles | needle_bit(detail::needle_command_message);
+constexpr std::uint32_t gate_needles = signal_needles | needle_bit(detail::needle_file_path) |
+                                       needle_bit(detail::needle_subagent_type) |
+                                       needle_bit(detail::needle_verdict);
+
+NeedleSet needle_set(const Request& request) {
+    if (request.signals == Signals::planner_chain && !request.plan_writes)
+        return NeedleSet::chain_signals;
+    if (request.signals == Signals::planner && request.plan_writes) return NeedleSet::gate;
+    return NeedleSet::all;
 }
 
 template <class Sink>
-void run_kernel(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to, Sink& sink) {
-#if VIBER_HAVE_SSE2
-    if (kernel == detail::Kernel::avx512) {
-        kernel_avx512(data, from, to, sink);
-        return;
+void run_kernel(detail::Kernel kernel, NeedleSet set, const char* data, std::size_t from,
+                std::size_t to, Sink& sink) {
+    switch (set) {
+    case NeedleSet::chain_signals:
+        return run_kernel_for<chain_signal_needles>(kernel, data, from, to, sink);
+    case NeedleSet::gate:
+        return run_kernel_for<gate_needles>(kernel, data, from, to, sink);
+    case NeedleSet::all:
+        break;
     }
-    if (kernel == detail::Kernel::avx2) {
-        kernel_avx2(data, from, to, sink);
-        return;
-    }
-    if (kernel == detail::Kernel::sse2) {
-        kernel_sse2(data, from, to, sink);
-        return;
-    }
-#endif
-    (void)kernel;
-    kernel_scalar(data, from, to, sink);
+    run_kernel_for<all_needles>(kernel, data, from, to, sink);
 }
+#pragma GCC diagnostic pop
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -290,9 +358,13 @@ public:
     virtual bool read_at(std::string& into, std::uint64_t offset, std::size_t size) = 0;
 };
 
+// Every file call of the scanner is in this class (open, read, pread, close), so another OS
+// layer replaces this one class.
 class FileSource final : public Source {
 public:
-    explicit FileSource(os::File& file) : file_(file) {}
+    // Opens `path` only when it is a regular file (never blocking on a FIFO); open() says.
+    explicit FileSource(const std::string& path) : file_(os::File::open_regular(path)) {}
+    bool open() const { return static_cast<bool>(file_); }
     long read_some(char* into, std::size_t size) override { return file_.read_some(into, size); }
     bool read_at(std::string& into, std::uint64_t offset, std::size_t size) override {
         into.resize(size);
@@ -300,7 +372,7 @@ public:
     }
 
 private:
-    os::File& file_;
+    os::File file_;
 };
 
 class MemorySource final : public Source {
@@ -326,18 +398,9 @@ private:
 // ---------------------------------------------------------------------------------------------
 // The shared definitions, on parsed lines
 
-const json::object* object_at(const json::object& obj, std::string_view key) {
-    const auto* v = obj.if_contains(key);
-    return v != nullptr && v->is_object() ? &v->get_object() : nullptr;
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
 }
-
-std::optional<std::string_view> string_at(const json::object& obj, std::string_view key) {
-    const auto* v = obj.if_contains(key);
-    if (v == nullptr || !v->is_string()) return std::nullopt;
-    return std::string_view(v->get_string().data(), v->get_string().size());
-}
-
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
 bool is_skill_signal(std::string_view skill, Signals signals) {
     if (starts_with(skill, "viber:")) skill.remove_prefix(6);
@@ -348,9 +411,9 @@ bool is_skill_signal(std::string_view skill, Signals signals) {
 // A line whose message.content is a string and whose message.role, if present, is "user": a typed
 // prompt, a task notification or a command message.
 std::optional<std::string_view> user_string_content(const json::object& record) {
-    const json::object* message = object_at(record, "message");
+    const json::object* message = object_field(record, "message");
     if (message == nullptr) return std::nullopt;
-    const auto content = string_at(*message, "content");
+    const auto content = string_field(*message, "content");
     if (!content) return std::nullopt;
     if (const auto* role = message->if_contains("role")) {
         if (!role->is_string() || role->get_string() != "user") return std::nullopt;
@@ -377,7 +440,9 @@ std::optional<Verdict> first_verdict(const json::value& root) {
         switch (item.value->kind()) {
         case json::kind::string: {
             const auto& s = item.value->get_string();
-            if (auto v = verdict_in_string(std::string_view(s.data(), s.size()), item.content_or_text)) return v;
+            if (auto v =
+                    verdict_in_string(std::string_view(s.data(), s.size()), item.content_or_text))
+                return v;
             break;
         }
         case json::kind::object: {
@@ -405,20 +470,168 @@ std::optional<Verdict> first_verdict(const json::value& root) {
     return std::nullopt;
 }
 
+bool is_token_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+}
+
+// Calls visit(token) for each `toolu_` token of `line` (see toolu_tokens), in one pass.
+template <class Visit> void for_each_toolu_token(std::string_view line, Visit visit) {
+    constexpr std::string_view prefix = "toolu_";
+    std::size_t at = line.find(prefix);
+    while (at != std::string_view::npos) {
+        std::size_t end = at + prefix.size();
+        while (end < line.size() && is_token_byte(line[end])) ++end;
+        visit(line.substr(at, end - at));
+        // A token holds no other `toolu_` start worth a lookup of its own: a longer token
+        // containing one is another id.
+        at = line.find(prefix, end);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pairing bookkeeping: which verdict lines are worth keeping (docs/plan-gate.md, "Pairing")
+//
+// The caller pairs; the scanner only keeps what pairing can use, so memory and work stay linear
+// however many agents a session ran. A dispatch is kept when its agent is one the caller pairs.
+// A verdict line is kept only when it can close a kept dispatch under that dispatch's rule: it
+// names (by a `toolu_` token, looked up in a hash index) a dispatch that is still closable, or it
+// follows an id-less dispatch it may close. Each kept line closes at least one dispatch or
+// consumes one id-less dispatch, so the kept lines never outnumber twice the kept dispatches.
+class Pairing {
+public:
+    explicit Pairing(std::span<const PairedAgent> agents)
+        : agents_(agents), latest_(agents.size(), none), waiting_(agents.size(), false) {}
+
+    // The paired agent named by a subagent_type, or nullptr.
+    const PairedAgent* agent(std::string_view subagent_type) const {
+        const std::string_view bare = agent_of(subagent_type);
+        for (const PairedAgent& candidate : agents_)
+            if (candidate.name == bare) return &candidate;
+        return nullptr;
+    }
+
+    // True when the raw line holds the name of a paired agent: a dispatch line without one
+    // cannot be a kept dispatch (the name is plain ASCII, never escaped).
+    bool mentions_agent(std::string_view raw) const {
+        for (const PairedAgent& candidate : agents_)
+            if (raw.find(candidate.name) != std::string_view::npos) return true;
+        return false;
+    }
+
+    void restart() { *this = Pairing(agents_); }
+
+    // A kept dispatch, appended to `dispatches` by the caller at index `index`.
+    void dispatched(const PairedAgent& agent, std::size_t index, const std::string& id) {
+        const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
+        closable_.push_back(!id.empty());
+        rule_.push_back(agent.rule);
+        same_id_before_.push_back(none);
+        if (!id.empty()) {
+            auto [it, fresh] = by_id_.try_emplace(id, index);
+            if (!fresh) same_id_before_.back() = std::exchange(it->second, index);
+        }
+        if (agent.rule == PairRule::single_reviewer) {
+            // A dispatch replaces the open one of its agent, which can then never close.
+            if (latest_[slot] != none) closable_[latest_[slot]] = false;
+            latest_[slot] = index;
+            waiting_[slot] = id.empty();
+        } else if (id.empty()) {
+            ++id_less_members_;
+        }
+    }
+
+    // The kept dispatches a raw line names, sorted, into `named`; true when the line may close one
+    // of them, or an id-less dispatch, so that it is worth parsing.
+    bool may_close(std::string_view raw, std::vector<std::size_t>& named) const {
+        named.clear();
+        if (closable_.empty()) return false;
+        for_each_toolu_token(raw, [&](std::string_view token) {
+            const auto it = by_id_.find(token);
+            if (it == by_id_.end()) return;
+            // Ids repeat only in hand-made transcripts; a few repeats are followed, no more.
+            std::size_t index = it->second;
+            for (int repeat = 0; index != none && repeat < 8;
+                 ++repeat, index = same_id_before_[index])
+                named.push_back(index);
+        });
+        std::sort(named.begin(), named.end());
+        named.erase(std::unique(named.begin(), named.end()), named.end());
+        if (id_less_members_ > 0 ||
+            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
+            return true;
+        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
+    }
+
+    // A verdict line naming `named`: closes what it closes; false when it closes nothing, so the
+    // line need not be kept.
+    bool verdict(const std::vector<std::size_t>& named) {
+        bool keep = false;
+        bool names_member = false;
+        std::size_t earliest_member = none;
+        for (const std::size_t i : named) {
+            if (rule_[i] != PairRule::review_set) continue;
+            names_member = true;
+            if (closable_[i] && earliest_member == none) earliest_member = i; // `named` is sorted
+        }
+        if (earliest_member != none) {
+            closable_[earliest_member] = false;
+            keep = true;
+        }
+        for (std::size_t slot = 0; slot < latest_.size(); ++slot) {
+            const std::size_t open = latest_[slot];
+            if (open != none && closable_[open] &&
+                std::binary_search(named.begin(), named.end(), open)) {
+                closable_[open] = false;
+                keep = true;
+            }
+            // The verdict line after an id-less dispatch closes it, whatever it names.
+            if (waiting_[slot]) {
+                waiting_[slot] = false;
+                keep = true;
+            }
+        }
+        if (!names_member && id_less_members_ > 0) {
+            --id_less_members_;
+            keep = true;
+        }
+        return keep;
+    }
+
+private:
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::span<const PairedAgent> agents_;
+    std::vector<std::size_t> latest_; // per single-reviewer agent: its latest dispatch
+    std::vector<bool> waiting_;       // ... which has no id and no verdict line after it yet
+    std::size_t id_less_members_ = 0; // id-less review-set dispatches not yet consumed
+    std::vector<bool> closable_;      // per kept dispatch: has an id and may still close
+    std::vector<PairRule> rule_;      // per kept dispatch
+    std::vector<std::size_t> same_id_before_; // per kept dispatch: the previous one with its id
+    // id -> the latest kept dispatch with it; looked up by the line's string_view tokens.
+    struct IdHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view id) const {
+            return std::hash<std::string_view>{}(id);
+        }
+    };
+    std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> by_id_;
+};
+
 // ---------------------------------------------------------------------------------------------
 // The scanner
 
 class Scanner {
 public:
     Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
-        : request_(request), kernel_(resolve(kernel)), buffer_size_(buffer_size < 64 ? 64 : buffer_size) {}
+        : request_(request), kernel_(resolve(kernel)), needle_set_(needle_set(request)),
+          buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
         buffer_.assign(buffer_size_ + buffer_padding, '\0');
         source_ = &source;
         char* const data = buffer_.data();
-        std::size_t filled = 0;    // bytes of the buffer holding file data
-        std::size_t scanned = 0;   // buffer bytes already through the kernel
+        std::size_t filled = 0;  // bytes of the buffer holding file data
+        std::size_t scanned = 0; // buffer bytes already through the kernel
         bool at_end = false;
         for (;;) {
             while (!at_end && filled < buffer_size_) {
@@ -434,7 +647,7 @@ public:
                 at_end ? filled : (filled > longest_needle - 1 ? filled - (longest_needle - 1) : 0);
             if (scan_to > scanned) {
                 data_ = data;
-                run_kernel(kernel_, data, scanned, scan_to, *this);
+                run_kernel(kernel_, needle_set_, data, scanned, scan_to, *this);
                 scanned = scan_to;
             }
             if (failed_) return failed();
@@ -462,7 +675,8 @@ public:
         }
     }
 
-    // Kernel callbacks.
+    // Kernel callbacks. A newline is rare next to the bytes between: its work stays out of line,
+    // so the flattened kernels hold only the scan.
     void newline(std::size_t at) { end_line(at); }
     void hit(std::size_t, unsigned needle) { hits_ |= 1u << needle; }
 
@@ -475,48 +689,78 @@ private:
 
     // The needles that can change anything in the current state.
     std::uint32_t wanted() const {
-        std::uint32_t mask = (1u << detail::needle_permission_mode_type) | (1u << detail::needle_skill);
+        std::uint32_t mask =
+            (1u << detail::needle_permission_mode_type) | (1u << detail::needle_skill);
         if (pending_entry_) {
-            mask |= (1u << detail::needle_permission_mode_key) | (1u << detail::needle_enter_plan_mode) |
-                    (1u << detail::needle_string_content);
+            mask |= (1u << detail::needle_permission_mode_key) |
+                    (1u << detail::needle_enter_plan_mode) | (1u << detail::needle_string_content);
         }
-        if (request_.signals == Signals::planner_chain) mask |= 1u << detail::needle_command_message;
+        if (request_.signals == Signals::planner_chain)
+            mask |= 1u << detail::needle_command_message;
         if (request_.plan_writes) {
             mask |= 1u << detail::needle_file_path;
-            if (scan_.last_plan_write) {
-                mask |= (1u << detail::needle_subagent_type) | (1u << detail::needle_verdict);
+            if (scan_.last_plan_write && !request_.paired_agents.empty()) {
+                mask |= 1u << detail::needle_subagent_type;
+                // Verdict lines matter only once a kept dispatch could be closed by one.
+                if (!scan_.dispatches.empty()) mask |= 1u << detail::needle_verdict;
             }
         }
         return mask;
     }
 
+    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): a file_path
+    // without `plans` (every Read, Write and Edit carries one), a dispatch naming no paired agent,
+    // a verdict line that can close no kept dispatch.
+    std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
+        constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
+        constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
+        constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
+        if ((relevant & file_path) && held.find("plans") == std::string_view::npos)
+            relevant &= ~file_path;
+        if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
+        if (relevant & verdict) {
+            // The parse decides whether the line is a dispatch; only a line that is none can be a
+            // verdict line, so this check is for lines with no dispatch left to parse for.
+            if (held.find(R"("status":"async_launched")") != std::string_view::npos ||
+                (!(relevant & subagent) && !pairing_.may_close(held, named_)))
+                relevant &= ~verdict;
+        }
+        return relevant;
+    }
+
     // The line that ends at buffer index `at` (a newline, or the end of the data).
-    void end_line(std::size_t at) {
+    [[gnu::noinline]] void end_line(std::size_t at) {
         if (failed_) return;
         const std::size_t line = ++scan_.lines;
         const std::uint64_t end = buffer_offset_ + at;
+        const auto length = static_cast<std::size_t>(end - line_start_);
         std::uint32_t relevant = hits_ & wanted();
-        // Every Read, Write and Edit carries file_path; only one naming a `plans` segment can be a
-        // plan write, so a line held in the buffer without those bytes is not worth a parse.
-        if (relevant == (1u << detail::needle_file_path) && !line_dropped_) {
-            const std::string_view held(data_ + (line_start_ - buffer_offset_), static_cast<std::size_t>(end - line_start_));
-            if (!os::contains_bytes(held, "plans")) relevant = 0;
+        if (relevant != 0 && !line_dropped_) {
+            relevant = worth_parsing(
+                relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
         }
+        // A line past the cap is never read back: memory stays bounded whatever the file holds.
+        if (length > longest_parsed_line) relevant = 0;
         if (relevant != 0) {
             try {
-                std::string_view bytes;
+                char* bytes = nullptr;
                 if (line_dropped_) {
-                    if (!source_->read_at(long_line_, line_start_, static_cast<std::size_t>(end - line_start_))) {
+                    if (!source_->read_at(long_line_, line_start_, length)) {
                         failed_ = true;
                         return;
                     }
-                    bytes = long_line_;
+                    relevant = worth_parsing(relevant, long_line_);
+                    bytes = long_line_.data();
                 } else {
-                    bytes = std::string_view(data_ + (line_start_ - buffer_offset_),
-                                             static_cast<std::size_t>(end - line_start_));
+                    bytes = buffer_.data() + (line_start_ - buffer_offset_);
                 }
-                if (!bytes.empty() && bytes.back() == '\r') bytes.remove_suffix(1);
-                apply(line, bytes);
+                std::size_t size = length;
+                if (size > 0 && bytes[size - 1] == '\r') --size;
+                if (relevant != 0) {
+                    // Same length: the line is rewritten where it lies.
+                    replace_lone_surrogates(bytes, size);
+                    apply(line, std::string_view(bytes, size), relevant);
+                }
                 if (line_dropped_) std::string().swap(long_line_);
             } catch (...) {
                 // bad_alloc on a huge line, or anything else: nothing safe can be said.
@@ -529,7 +773,7 @@ private:
         line_start_ = end + 1;
     }
 
-    void apply(std::size_t line, std::string_view bytes) {
+    void apply(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
         // A small arena for the parse; the monotonic resource also makes destruction trivial,
         // so a deeply nested value is never torn down recursively.
         json::monotonic_resource arena(arena_.data(), arena_.size());
@@ -540,10 +784,10 @@ private:
         json::value parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
         if (ec || !parsed.is_object()) return; // not JSON: not an event
         const json::object& record = parsed.get_object();
-        const auto type = string_at(record, "type");
+        const auto type = string_field(record, "type");
         if (type == "api-request-blob") return; // replays whole messages; never a live event
 
-        if (type == "permission-mode" && string_at(record, "permissionMode") != "plan") {
+        if (type == "permission-mode" && string_field(record, "permissionMode") != "plan") {
             scan_.episode_start = line;
         }
 
@@ -551,19 +795,21 @@ private:
         bool dispatch_here = false;
         bool signal_here = false;
         bool entry_here = false;
-        if (const json::object* message = object_at(record, "message")) {
-            if (const auto* content = message->if_contains("content"); content != nullptr && content->is_array()) {
+        if (const json::object* message = object_field(record, "message")) {
+            if (const auto* content = message->if_contains("content");
+                content != nullptr && content->is_array()) {
                 for (const auto& element : content->get_array()) {
                     if (!element.is_object()) continue;
                     const json::object& use = element.get_object();
-                    if (string_at(use, "type") != "tool_use") continue;
+                    if (string_field(use, "type") != "tool_use") continue;
                     tool_use(line, use, plan_write_here, dispatch_here, signal_here, entry_here);
                 }
             }
         }
 
         const auto user_content = user_string_content(record);
-        if (request_.signals == Signals::planner_chain && user_content && is_typed_chain_command(*user_content)) {
+        if (request_.signals == Signals::planner_chain && user_content &&
+            is_typed_chain_command(*user_content)) {
             scan_.last_signal = line;
             scan_.last_signal_entry = 0;
             pending_entry_ = false;
@@ -571,22 +817,23 @@ private:
         // A line after the signal that ends the wait for its entry (the signal's own line, or the
         // entry's, ends nothing).
         if (pending_entry_ && !signal_here && !entry_here &&
-            (string_at(record, "permissionMode") == "plan" || user_content.has_value())) {
+            (string_field(record, "permissionMode") == "plan" || user_content.has_value())) {
             pending_entry_ = false;
         }
 
-        if (request_.plan_writes && scan_.last_plan_write && !plan_write_here && !dispatch_here) {
+        if ((relevant & (1u << detail::needle_verdict)) && scan_.last_plan_write &&
+            !plan_write_here && !dispatch_here) {
             verdict_line(line, bytes, parsed);
         }
     }
 
-    void tool_use(std::size_t line, const json::object& use, bool& plan_write_here, bool& dispatch_here,
-                  bool& signal_here, bool& entry_here) {
-        const auto name = string_at(use, "name");
+    void tool_use(std::size_t line, const json::object& use, bool& plan_write_here,
+                  bool& dispatch_here, bool& signal_here, bool& entry_here) {
+        const auto name = string_field(use, "name");
         if (!name) return;
-        const json::object* input = object_at(use, "input");
+        const json::object* input = object_field(use, "input");
         if (*name == "Skill") {
-            const auto skill = input != nullptr ? string_at(*input, "skill") : std::nullopt;
+            const auto skill = input != nullptr ? string_field(*input, "skill") : std::nullopt;
             if (skill && is_skill_signal(*skill, request_.signals)) {
                 scan_.last_signal = line;
                 scan_.last_signal_entry = 0;
@@ -601,25 +848,37 @@ private:
                 entry_here = true;
             }
         } else if (request_.plan_writes && (*name == "Write" || *name == "Edit")) {
-            const auto path = input != nullptr ? string_at(*input, "file_path") : std::nullopt;
+            const auto path = input != nullptr ? string_field(*input, "file_path") : std::nullopt;
             if (path && is_plan_path(*path)) {
                 // The last matching file_path on the line wins; dispatches and verdicts restart.
                 scan_.last_plan_write = PlanWrite{line, std::string(*path)};
                 scan_.dispatches.clear();
                 scan_.verdicts.clear();
+                pairing_.restart();
                 plan_write_here = true;
             }
         } else if (request_.plan_writes && (*name == "Agent" || *name == "Task")) {
-            const auto type = input != nullptr ? string_at(*input, "subagent_type") : std::nullopt;
-            if (type && scan_.last_plan_write) {
-                Dispatch dispatch;
-                dispatch.line = line;
-                dispatch.agent = std::string(agent_of(*type));
-                if (const auto id = string_at(use, "id"); id && starts_with(*id, "toolu_")) dispatch.id = std::string(*id);
-                if (const auto prompt = string_at(*input, "prompt")) dispatch.prompt = std::string(*prompt);
-                scan_.dispatches.push_back(std::move(dispatch));
-                dispatch_here = true;
+            const auto type =
+                input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
+            if (!type || !scan_.last_plan_write) return;
+            // Any dispatch makes its line a dispatch, never a verdict line; only paired agents' are
+            // kept.
+            dispatch_here = true;
+            const PairedAgent* agent = pairing_.agent(*type);
+            if (agent == nullptr) return;
+            Dispatch dispatch;
+            dispatch.line = line;
+            dispatch.agent = std::string(agent->name);
+            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+                dispatch.id = std::string(*id);
+            if (agent->prompt_line != nullptr) {
+                if (const auto prompt = string_field(*input, "prompt")) {
+                    if (const auto wanted = agent->prompt_line(*prompt))
+                        dispatch.prompt_line = std::string(*wanted);
+                }
             }
+            pairing_.dispatched(*agent, scan_.dispatches.size(), dispatch.id);
+            scan_.dispatches.push_back(std::move(dispatch));
         }
     }
 
@@ -628,19 +887,20 @@ private:
         if (bytes.find(R"("status":"async_launched")") != std::string_view::npos) return;
         const auto value = first_verdict(parsed);
         if (!value) return;
+        pairing_.may_close(bytes, named_);
+        if (!pairing_.verdict(named_)) return;
         VerdictLine verdict;
         verdict.line = line;
         verdict.value = *value;
-        if (const auto stamp = string_at(parsed.get_object(), "timestamp")) verdict.timestamp = parse_timestamp(*stamp);
-        for (std::size_t i = 0; i < scan_.dispatches.size(); ++i) {
-            const std::string& id = scan_.dispatches[i].id;
-            if (!id.empty() && bytes.find(id) != std::string_view::npos) verdict.named_dispatches.push_back(i);
-        }
+        if (const auto stamp = string_field(parsed.get_object(), "timestamp"))
+            verdict.timestamp = parse_timestamp(*stamp);
+        verdict.named_dispatches = named_;
         scan_.verdicts.push_back(std::move(verdict));
     }
 
     const Request request_;
     const detail::Kernel kernel_;
+    const NeedleSet needle_set_; // the needles the kernel looks for at all
     const std::size_t buffer_size_;
     std::vector<char> buffer_;
     std::array<unsigned char, 16 * 1024> arena_{};
@@ -653,13 +913,16 @@ private:
     bool pending_entry_ = false;      // the last signal still waits for its EnterPlanMode
     bool failed_ = false;
     std::string long_line_;
+    Pairing pairing_;
+    std::vector<std::size_t> named_; // reused: the kept dispatches a verdict line names
     Scan scan_;
 };
 
 // 64 KiB: every page of the buffer is a fault on a short call, and larger reads gain little.
 constexpr std::size_t default_buffer_size = 64 * 1024;
 
-Scan scan_source(Source& source, const Request& request, std::size_t buffer_size, detail::Kernel kernel) {
+Scan scan_source(Source& source, const Request& request, std::size_t buffer_size,
+                 detail::Kernel kernel) {
     try {
         auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size);
         return scanner->run(source);
@@ -674,9 +937,8 @@ Scan scan_source(Source& source, const Request& request, std::size_t buffer_size
 // Public functions
 
 Scan scan_file(const std::string& path, const Request& request) {
-    os::File file = os::File::open_regular(path);
-    if (!file) return Scan{};
-    FileSource source(file);
+    FileSource source(path);
+    if (!source.open()) return Scan{};
     return scan_source(source, request, default_buffer_size, detail::Kernel::best);
 }
 
@@ -691,11 +953,15 @@ bool signal_owns_episode(const Scan& scan) {
 
 bool is_plan_path(std::string_view path) {
     constexpr std::string_view ending = ".md";
-    if (path.size() < ending.size() || path.substr(path.size() - ending.size()) != ending) return false;
+    if (path.size() < ending.size() || path.substr(path.size() - ending.size()) != ending)
+        return false;
     const auto is_separator = [](char c) { return c == '/' || c == '\\'; };
-    for (std::size_t at = path.find("plans"); at != std::string_view::npos; at = path.find("plans", at + 1)) {
+    for (std::size_t at = path.find("plans"); at != std::string_view::npos;
+         at = path.find("plans", at + 1)) {
         const std::size_t after = at + 5;
-        if (at > 0 && is_separator(path[at - 1]) && after < path.size() && is_separator(path[after])) return true;
+        if (at > 0 && is_separator(path[at - 1]) && after < path.size() &&
+            is_separator(path[after]))
+            return true;
     }
     return false;
 }
@@ -712,7 +978,9 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
     return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-bool is_leap(std::int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool is_leap(std::int64_t y) {
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 // Reads exactly `count` digits at `at`.
 std::optional<unsigned> digits(std::string_view text, std::size_t at, std::size_t count) {
@@ -736,7 +1004,8 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
     const auto minute = digits(text, 14, 2);
     const auto second = digits(text, 17, 2);
     if (!year || !month || !day || !hour || !minute || !second) return std::nullopt;
-    if (text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':') return std::nullopt;
+    if (text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':' || text[16] != ':')
+        return std::nullopt;
     static constexpr unsigned month_days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (*month < 1 || *month > 12 || *day < 1) return std::nullopt;
     const unsigned days_in_month = month_days[*month - 1] + (*month == 2 && is_leap(*year) ? 1 : 0);
@@ -765,7 +1034,8 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
                 next += 2;
             }
             if (!off_minutes || *off_hours > 23 || *off_minutes > 59) return std::nullopt;
-            offset = (zone == '+' ? 1 : -1) * static_cast<std::int64_t>(*off_hours * 3600 + *off_minutes * 60);
+            offset = (zone == '+' ? 1 : -1) *
+                     static_cast<std::int64_t>(*off_hours * 3600 + *off_minutes * 60);
             at = next;
         } else {
             return std::nullopt;
@@ -779,9 +1049,15 @@ std::optional<std::int64_t> parse_timestamp(std::string_view text) {
 std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_text_key) {
     constexpr std::string_view marker = "VERDICT:";
     constexpr std::string_view result_tag = "<result>";
-    for (std::size_t at = text.find(marker); at != std::string_view::npos; at = text.find(marker, at + 1)) {
-        const bool anchored = (at == 0 && content_or_text_key) || (at > 0 && text[at - 1] == '\n') ||
-                              (at >= result_tag.size() && text.substr(at - result_tag.size(), result_tag.size()) == result_tag);
+    for (std::size_t at = text.find(marker); at != std::string_view::npos;
+         at = text.find(marker, at + 1)) {
+        // Spaces and tabs may indent the marker wherever it is anchored.
+        std::size_t lead = at;
+        while (lead > 0 && (text[lead - 1] == ' ' || text[lead - 1] == '\t')) --lead;
+        const bool anchored =
+            (lead == 0 && content_or_text_key) || (lead > 0 && text[lead - 1] == '\n') ||
+            (lead >= result_tag.size() &&
+             text.substr(lead - result_tag.size(), result_tag.size()) == result_tag);
         if (!anchored) continue;
         std::size_t i = at + marker.size();
         const std::size_t blanks = i;
@@ -809,13 +1085,19 @@ std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_
     return std::nullopt;
 }
 
+std::vector<std::string_view> toolu_tokens(std::string_view line) {
+    std::vector<std::string_view> tokens;
+    for_each_toolu_token(line, [&](std::string_view token) { tokens.push_back(token); });
+    return tokens;
+}
+
 std::string_view agent_of(std::string_view subagent_type) {
     const std::size_t colon = subagent_type.find(':');
     if (colon == std::string_view::npos || colon == 0) return subagent_type;
     for (std::size_t i = 0; i < colon; ++i) {
         const char c = subagent_type[i];
-        const bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
-                             c == '.' || c == '-';
+        const bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                             (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
         if (!allowed) return subagent_type;
     }
     return subagent_type.substr(colon + 1);
@@ -829,15 +1111,17 @@ bool kernel_supported(Kernel kernel) {
     case Kernel::best:
         return true;
     case Kernel::sse2:
-        return VIBER_HAVE_SSE2 != 0;
+        return VIBER_X86_64 != 0;
+    case Kernel::neon:
+        return VIBER_AARCH64 != 0;
     case Kernel::avx2:
-#if VIBER_HAVE_SSE2
+#if VIBER_X86_64
         return cpu_has_avx2();
 #else
         return false;
 #endif
     case Kernel::avx512:
-#if VIBER_HAVE_SSE2
+#if VIBER_X86_64
         return cpu_has_avx512bw();
 #else
         return false;
@@ -846,7 +1130,9 @@ bool kernel_supported(Kernel kernel) {
     return false;
 }
 
-std::string_view needle_text(Needle needle) { return needles.at(needle).text; }
+std::string_view needle_text(Needle needle) {
+    return needles.at(needle).text;
+}
 
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     struct Collector {
@@ -856,13 +1142,14 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     } collector;
     std::string padded(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(resolve(kernel), padded.data(), 0, bytes.size(), collector);
+    run_kernel(resolve(kernel), NeedleSet::all, padded.data(), 0, bytes.size(), collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();
     return collector.lines;
 }
 
-Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size, Kernel kernel) {
+Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
+                     Kernel kernel) {
     MemorySource source(bytes);
     return scan_source(source, request, buffer_size, kernel);
 }

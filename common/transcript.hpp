@@ -1,10 +1,12 @@
-// transcript.hpp: the one scanner of Claude Code transcripts (SPEC §3), shared by plan-gate and
-// plan-hints. A single streaming pass with a raw-byte prefilter; only candidate lines are parsed.
+// transcript.hpp: the one scanner of Claude Code transcripts (docs/transcript.md), shared by
+// plan-gate and plan-hints. A single streaming pass with a raw-byte prefilter; only candidate
+// lines are parsed.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,20 +15,34 @@ namespace viber::transcript {
 
 enum class Verdict { pass, fail, denied };
 
-// A tool_use named Agent (or Task) carrying input.subagent_type.
+// A tool_use named Agent (or Task) carrying input.subagent_type, of an agent the caller pairs.
 struct Dispatch {
     std::size_t line = 0;
-    std::string agent;  // subagent_type with a leading `prefix:` ([A-Za-z0-9_.-]+:) removed
-    std::string id;     // the tool_use id when it starts "toolu_", else empty
-    std::string prompt; // input.prompt, empty when absent
+    std::string agent;       // subagent_type with a leading `prefix:` ([A-Za-z0-9_.-]+:) removed
+    std::string id;          // the tool_use id when it starts "toolu_", else empty
+    std::string prompt_line; // the one prompt line the caller asked for (PairedAgent), else empty
 };
 
-// A line carrying a verdict (SPEC §4 step 4), after the last plan write.
+// A line carrying a verdict (docs/plan-gate.md, "Pairing"), after the last plan write.
 struct VerdictLine {
     std::size_t line = 0;
-    Verdict value = Verdict::fail;            // the first verdict on the line in document order
-    std::optional<std::int64_t> timestamp;    // top-level "timestamp", whole seconds since the epoch
-    std::vector<std::size_t> named_dispatches; // indices into Scan::dispatches whose id the raw line contains
+    Verdict value = Verdict::fail;         // the first verdict on the line in document order
+    std::optional<std::int64_t> timestamp; // top-level "timestamp", whole seconds since the epoch
+    std::vector<std::size_t> named_dispatches; // indices into Scan::dispatches the line names
+};
+
+// How a caller pairs an agent's dispatches with verdict lines (docs/plan-gate.md, "Pairing"):
+// single_reviewer: a dispatch replaces the open one; an id is closed only by a line naming it,
+// no id by the next verdict line. review_set: every dispatch is tracked; a line closes the
+// earliest open dispatch it names, else, naming no tracked id, the earliest open one without id.
+enum class PairRule { single_reviewer, review_set };
+
+struct PairedAgent {
+    std::string_view name; // the agent, bare
+    PairRule rule = PairRule::single_reviewer;
+    // The part of the prompt the caller reads (a task reviewer's `tasks:` line), or nullptr for
+    // none: only that line is copied, never the prompt.
+    std::optional<std::string_view> (*prompt_line)(std::string_view prompt) = nullptr;
 };
 
 struct PlanWrite {
@@ -36,12 +52,13 @@ struct PlanWrite {
 
 enum class Signals {
     planner,      // plan-gate: Skill planner / viber:planner
-    planner_chain // plan-hints: planner, intent, fixer (bare or viber:) and typed /viber:intent, /viber:fixer
+    planner_chain // plan-hints: planner, intent, fixer (bare or viber:) and typed /viber:intent,
+                  // /viber:fixer
 };
 
 struct Scan {
-    bool readable = false;       // a regular file, read to the end
-    std::size_t lines = 0;       // physical lines read
+    bool readable = false; // a regular file, read to the end
+    std::size_t lines = 0; // physical lines read
     std::size_t episode_start = 0;
     // The last Skill signal of the requested set (0: none) and its own EnterPlanMode (0: none).
     // A typed /viber:intent or /viber:fixer (planner_chain) is a signal that never has an entry.
@@ -49,14 +66,28 @@ struct Scan {
     std::size_t last_signal_entry = 0;
     std::optional<PlanWrite> last_plan_write;
     // Both lists are empty while there is no plan write: there is no "after" to collect in.
-    std::vector<Dispatch> dispatches;   // after the last plan write
-    std::vector<VerdictLine> verdicts;  // after the last plan write (never the plan write's own line)
+    // Only dispatches of Request::paired_agents are kept, and only the verdict lines that can
+    // close one of them under its rule: a session that ran thousands of other agents, or whose
+    // reviewers answered many times, keeps only what pairing reads.
+    std::vector<Dispatch> dispatches; // after the last plan write
+    std::vector<VerdictLine>
+        verdicts; // after the last plan write (never the plan write's own line)
 };
 
 struct Request {
     Signals signals = Signals::planner;
-    bool plan_writes = false; // also collect the last plan write and the dispatches and verdicts after it
+    bool plan_writes =
+        false; // also collect the last plan write and the dispatches and verdicts after it
+    std::span<const PairedAgent> paired_agents = {}; // whose dispatches to keep (plan_writes only)
 };
+
+// Lines longer than this are passed over unparsed (docs/contract.md, "Bounded").
+inline constexpr std::size_t longest_parsed_line = std::size_t{64} << 20;
+
+// The `toolu_` tokens of a raw line, in order: `toolu_` and the letters, digits, `_` and `-`
+// after it (a tool_use id as Claude Code writes it). A verdict line names a dispatch when one of
+// them equals the dispatch's id, so `toolu_01A` inside `toolu_01AB` names another call.
+std::vector<std::string_view> toolu_tokens(std::string_view line);
 
 // Scans the transcript at `path`. A path that is not a regular file gives readable == false,
 // without blocking (a FIFO, a directory, /dev/zero, a dangling link). No exception escapes: a read
@@ -75,9 +106,10 @@ bool is_plan_path(std::string_view path);
 // honoured, no zone read as UTC.
 std::optional<std::int64_t> parse_timestamp(std::string_view text);
 
-// The verdict grammar of SPEC §4 step 4 on one string value: the first `VERDICT:` in `text` that
-// stands at the string's start (only when `content_or_text_key`, i.e. the value of a `content` or
-// `text` key), after a `\n`, or right after `<result>`, and is followed by a well-formed value.
+// The verdict grammar (docs/plan-gate.md, "Verdict lines") on one string value: the first
+// `VERDICT:` in `text` that stands, after optional spaces and tabs, at the string's start (only
+// when `content_or_text_key`, i.e. the value of a `content` or `text` key), after a `\n`, or
+// right after `<result>`, and is followed by a well-formed value.
 std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_text_key);
 
 // The agent named by a subagent_type: a leading `[A-Za-z0-9_.-]+:` prefix removed.
@@ -88,9 +120,9 @@ std::string_view agent_of(std::string_view subagent_type);
 namespace detail {
 
 // scalar: portable; sse2: 16 bytes a step (every x86_64); avx2 (32 bytes) and avx512 (64 bytes,
-// AVX-512BW) where the CPU has them; best: the fastest this CPU runs. A kernel the CPU lacks falls
-// back to the best it has.
-enum class Kernel { scalar, sse2, best, avx2, avx512 };
+// AVX-512BW) where the CPU has them; neon: 16 bytes a step (every aarch64); best: the fastest
+// this CPU runs. A kernel the CPU lacks falls back to the best it has.
+enum class Kernel { scalar, sse2, best, avx2, avx512, neon };
 bool kernel_supported(Kernel kernel);
 
 // The raw-byte needles of the prefilter, one bit each in a line's hit mask.
@@ -99,11 +131,11 @@ enum Needle : unsigned {
     needle_permission_mode_key,  // permissionMode       (a plan-mode record ends a pending entry)
     needle_skill,                // "Skill"              (a Skill tool_use)
     needle_enter_plan_mode,      // EnterPlanMode        (the pending entry)
-    needle_string_content,       // "content":"          (a string-content line ends a pending entry)
-    needle_file_path,            // file_path            (a plan write)
-    needle_subagent_type,        // subagent_type        (a dispatch)
-    needle_verdict,              // VERDICT:             (a verdict line)
-    needle_command_message,      // <command-message>viber:  (a typed chain command)
+    needle_string_content,  // "content":"          (a string-content line ends a pending entry)
+    needle_file_path,       // file_path            (a plan write)
+    needle_subagent_type,   // subagent_type        (a dispatch)
+    needle_verdict,         // VERDICT:             (a verdict line)
+    needle_command_message, // <command-message>viber:  (a typed chain command)
     needle_count
 };
 std::string_view needle_text(Needle needle);
@@ -112,7 +144,8 @@ std::string_view needle_text(Needle needle);
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel);
 
 // scan_bytes with a chosen read-buffer size and kernel, so tests cross every buffer boundary.
-Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size, Kernel kernel);
+Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
+                     Kernel kernel);
 
 } // namespace detail
 

@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const viber::shell::Analysis analysis = viber::shell::analyze(command);
     for (const auto& invocation : analysis.invocations) {
         // The depth cap bounds every reported depth.
-        if (invocation.depth > viber::shell::Options{}.max_depth + 1) std::abort();
+        if (invocation.depth > viber::shell::Options{}.max_depth) std::abort();
         (void)viber::shell::strip_path_prefix(invocation.command_word.text);
     }
     return 0;

@@ -9,10 +9,16 @@
 
 namespace tr = viber::transcript;
 
+// Both pairing rules, so the fuzzer reaches the kept-dispatch bookkeeping.
+constexpr tr::PairedAgent fuzzed_agents[] = {
+    {.name = "planner-review", .rule = tr::PairRule::single_reviewer},
+    {.name = "planner-task-review", .rule = tr::PairRule::review_set},
+};
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     for (const tr::Signals signals : {tr::Signals::planner, tr::Signals::planner_chain}) {
-        const tr::Scan scan = tr::scan_bytes(bytes, tr::Request{signals, true});
+        const tr::Scan scan = tr::scan_bytes(bytes, tr::Request{signals, true, fuzzed_agents});
         // Line numbers the scan reports lie inside what it read.
         if (scan.episode_start > scan.lines || scan.last_signal > scan.lines) std::abort();
         for (const auto& verdict : scan.verdicts)

@@ -1,134 +1,418 @@
-// kill_guard.cpp: kill-guard's rules (SPEC §7), kept as a table, and the decision around them.
+// kill_guard.cpp: kill-guard's rules (docs/kill-guard.md), kept as a table, and the decision around
+// them.
 //
 // Why: a viber agent that stops processes by name (`pkill node`, `killall python`, `taskkill /IM
-// node.exe`, `pgrep x | xargs kill`, `kill $(pgrep x)`) also stops processes it never started:
-// the user's editor, another session's dev server, Claude Code itself. The agent knows the PIDs it
-// started (`$!`, the output of its own launches); stopping those, one by one, and confirming each
-// is gone, is always enough. So a name-based stop is refused with that correction, and everything
-// else (a PID, `kill -0`, `kill $!`, `kill %1`, `taskkill //PID`) passes silently: the guard never
-// answers allow, so the next hook and the user's own permission rules still apply.
+// node.exe`, `fuser -k 3000/tcp`, `pgrep x | xargs kill`, `kill $(pgrep x)`) also stops processes
+// it never started: the user's editor, another session's dev server, Claude Code itself. `kill -1`
+// and `kill 0` stop every process the user may signal, or the agent's own process group. The
+// agent knows the PIDs it started (`$!`, the output of its own launches); stopping those, one by
+// one, and confirming each is gone, is always enough. So a stop by name or by search is refused
+// with that correction, and everything else (a PID, `kill -0`, `kill -l`, `kill $!`, `kill %1`,
+// `taskkill //PID`) passes silently: the guard never answers allow, so the next hook and the
+// user's own permission rules still apply. A command nesting deeper than the command model reads
+// is refused too: what it hides cannot be checked, and no agent needs 33 levels.
 #include "kill-guard/kill_guard.hpp"
 
 #include "common/output.hpp"
 #include "common/payload.hpp"
+#include "common/shell_lexer.hpp"
 
+#include <algorithm>
 #include <array>
-#include <boost/json/object.hpp>
-#include <cctype>
+#include <set>
+#include <vector>
 
 namespace viber::kill_guard {
 
 namespace {
 
+using shell::Command;
+using shell::Word;
+
 enum class When {
-    always,                // the command stops by name whatever its arguments
-    image_name_argument,   // taskkill with /IM (any case, one or two slashes)
-    run_by_xargs,          // kill fed by xargs: the PIDs come from some search
-    substitution_argument, // kill $(pgrep x), kill `pidof x`: the PIDs come from a search
+    always,             // the command stops by name whatever its arguments
+    search_option,      // taskkill /IM, -IM or any /FI filter (any case, any number of slashes)
+    kill_option,        // fuser -k, also in a flag group, or --kill
+    kill_by_search,     // kill -1 / kill 0, or kill fed by xargs, parallel or a substitution
+    powershell_by_name, // Stop-Process -Name inside a powershell -Command string
 };
 
 struct Rule {
-    std::string_view command; // lower case, without `.exe`
+    std::string_view command; // normalised: lower case, without `.exe`
     When when;
     std::string_view why;
 };
 
 constexpr std::array rules{
-    Rule{"killall", When::always, "killall stops every process with that name"},
-    Rule{"pkill", When::always, "pkill stops every process whose name or command line matches"},
-    Rule{"taskkill", When::image_name_argument,
-         "taskkill /IM stops every process with that image name"},
-    Rule{"kill", When::run_by_xargs,
-         "xargs kill stops PIDs read from a search, not PIDs you started"},
-    Rule{"kill", When::substitution_argument,
-         "kill with a command substitution stops PIDs found by a search, not PIDs you started"},
+    Rule{.command = "killall",
+         .when = When::always,
+         .why = "killall stops every process with that name"},
+    Rule{.command = "killall5",
+         .when = When::always,
+         .why = "killall5 signals every process but its own session"},
+    Rule{.command = "pkill",
+         .when = When::always,
+         .why = "pkill stops every process whose name or command line matches"},
+    Rule{.command = "skill",
+         .when = When::always,
+         .why = "skill stops every process matching a name, user or terminal"},
+    Rule{.command = "snice",
+         .when = When::always,
+         .why = "snice changes and can stop every process matching a name, user or terminal"},
+    Rule{.command = "kill-port",
+         .when = When::always,
+         .why = "kill-port stops whatever holds the port, whoever started it"},
+    Rule{.command = "taskkill",
+         .when = When::search_option,
+         .why = "taskkill /IM or /FI stops every process its search matches"},
+    Rule{.command = "fuser",
+         .when = When::kill_option,
+         .why = "fuser -k stops whatever holds the file or port, whoever started it"},
+    Rule{.command = "kill",
+         .when = When::kill_by_search,
+         .why = "kill with PID -1 or 0, or with PIDs from a search, stops processes you did not "
+                "start"},
+    Rule{.command = "powershell",
+         .when = When::powershell_by_name,
+         .why = "Stop-Process -Name stops every process with that name"},
+    Rule{.command = "pwsh",
+         .when = When::powershell_by_name,
+         .why = "Stop-Process -Name stops every process with that name"},
 };
 
-// "TaskKill.EXE" -> "taskkill": Windows and macOS find commands case-insensitively.
-std::string rule_name(std::string_view name) {
-    std::string lower(name);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    constexpr std::string_view exe = ".exe";
-    if (lower.size() > exe.size() && lower.compare(lower.size() - exe.size(), exe.size(), exe) == 0)
-        lower.resize(lower.size() - exe.size());
-    return lower;
+constexpr std::string_view nesting_cap_reason =
+    "viber guard: this command nests deeper than 32 levels; split it into simpler commands";
+
+constexpr std::string_view correction =
+    "Stop only the PIDs you started yourself, one at a time, with `kill <PID>`, and confirm each "
+    "is gone with `kill -0 <PID>` (it fails once the process has exited).";
+
+char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-// `/IM`, `//IM` (Git Bash turns `/IM` into a path unless doubled), any case.
-bool is_image_name_option(std::string_view arg) {
-    std::size_t slashes = 0;
-    while (slashes < arg.size() && slashes < 2 && arg[slashes] == '/') ++slashes;
-    if (slashes == 0) return false;
-    arg.remove_prefix(slashes);
-    return arg.size() == 2 && (arg[0] == 'i' || arg[0] == 'I') && (arg[1] == 'm' || arg[1] == 'M');
+bool equals_folded(std::string_view a, std::string_view lower_b) {
+    return a.size() == lower_b.size() && std::equal(a.begin(), a.end(), lower_b.begin(),
+                                                    [](char x, char y) { return lower(x) == y; });
 }
 
-bool holds(const Rule& rule, const shell::Invocation& invocation) {
-    switch (rule.when) {
-    case When::always:
-        return true;
-    case When::image_name_argument:
-        for (const shell::Word& arg : invocation.args)
-            if (is_image_name_option(arg.text)) return true;
-        return false;
-    case When::run_by_xargs:
-        return invocation.via_xargs;
-    case When::substitution_argument:
-        for (const shell::Word& arg : invocation.args)
-            if (arg.has_substitution) return true;
-        return false;
+// `/IM`, `//IM`, `-IM`, `/FI`, any case.
+bool is_search_option(std::string_view arg) {
+    std::size_t lead = 0;
+    while (lead < arg.size() && arg[lead] == '/') ++lead;
+    if (lead == 0 && !arg.empty() && arg[0] == '-') lead = 1;
+    if (lead == 0) return false;
+    arg.remove_prefix(lead);
+    return equals_folded(arg, "im") || equals_folded(arg, "fi");
+}
+
+// fuser's `-k`, alone or in a group of its one-letter flags (`-km`, `-vk`), or `--kill`. A
+// signal (`-TERM`, `-9`) is upper case or digits, so it never reads as a group.
+bool fuser_kills(std::span<const Word> args) {
+    for (const Word& word : args) {
+        const std::string_view w = word.text;
+        if (w == "--kill") return true;
+        if (w.size() < 2 || w[0] != '-' || w[1] == '-') continue;
+        const std::string_view letters = w.substr(1);
+        if (letters.find('k') != std::string_view::npos &&
+            letters.find_first_not_of("acikmMsuvwx46") == std::string_view::npos)
+            return true;
     }
     return false;
 }
 
-constexpr std::string_view correction =
-    "Stop only the PIDs you started yourself, one at a time, with `kill <PID>`, and confirm each "
-    "is gone "
-    "with `kill -0 <PID>` (it fails once the process has exited).";
+// The signal and operands of `kill` (bash's builtin and procps agree on this much): the first
+// word opening with `-` is the signal unless it is `--`, `-s X` or `-n N`; `-l`/`-L` list.
+struct KillCall {
+    bool lists = false;       // -l, -L: prints signal names, stops nothing
+    bool checks = false;      // signal 0: tests the PIDs exist, stops nothing
+    std::size_t operands = 0; // index of the first PID operand in args
+};
+
+bool is_signal_zero(std::string_view s) {
+    return s == "0" || equals_folded(s, "sig0") || equals_folded(s, "null");
+}
+
+KillCall read_kill(std::span<const Word> args) {
+    KillCall call;
+    std::size_t i = 0;
+    if (i < args.size()) {
+        const std::string_view w = args[i].text;
+        if (w == "-l" || w == "-L" || w == "--list" || w == "--table" || w.starts_with("-l")) {
+            call.lists = true;
+            return call;
+        }
+        if (w == "--") {
+            call.operands = 1;
+            return call;
+        }
+        if (w == "-s" || w == "-n" || w == "--signal") {
+            if (i + 1 < args.size()) call.checks = is_signal_zero(args[i + 1].text);
+            i += 2;
+        } else if (w.size() > 1 && w[0] == '-') {
+            call.checks = is_signal_zero(w.substr(1));
+            ++i;
+        }
+    }
+    if (i < args.size() && args[i].text == "--") ++i;
+    call.operands = std::min(i, args.size());
+    return call;
+}
+
+// The names a word expands: `$p`, `${p}`, `"${ps[@]}"`.
+template <typename F> void for_each_variable(std::string_view text, F&& visit) {
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != '$') continue;
+        std::size_t start = i + 1;
+        if (text[start] == '{') ++start;
+        std::size_t end = start;
+        while (end < text.size() && (text[end] == '_' || (text[end] >= 'a' && text[end] <= 'z') ||
+                                     (text[end] >= 'A' && text[end] <= 'Z') ||
+                                     (end > start && text[end] >= '0' && text[end] <= '9')))
+            ++end;
+        if (end > start) visit(text.substr(start, end - start));
+        i = end > i ? end - 1 : i;
+    }
+}
+
+std::string_view assigned_name(std::string_view assignment) {
+    std::size_t end = 0;
+    while (end < assignment.size() && assignment[end] != '=' && assignment[end] != '[' &&
+           assignment[end] != '+')
+        ++end;
+    return assignment.substr(0, end);
+}
+
+// PowerShell's `-Command`/`-c` string, split on whitespace and `;`: Stop-Process (spps, kill)
+// given -Name or -ProcessName.
+bool powershell_stops_by_name(std::span<const Word> args) {
+    std::size_t i = 0;
+    while (i < args.size()) {
+        const std::string_view w = args[i].text;
+        ++i;
+        if (equals_folded(w, "-command") || equals_folded(w, "-c") || equals_folded(w, "/c") ||
+            equals_folded(w, "-com"))
+            break;
+        if (i == args.size()) return false;
+    }
+    bool in_stop = false;
+    for (; i < args.size(); ++i) {
+        const std::string_view text = args[i].text;
+        std::size_t p = 0;
+        while (p < text.size()) {
+            while (p < text.size() &&
+                   (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' || text[p] == '\r'))
+                ++p;
+            if (p < text.size() && (text[p] == ';' || text[p] == '|')) {
+                in_stop = false;
+                ++p;
+                continue;
+            }
+            std::size_t e = p;
+            while (e < text.size() && text[e] != ' ' && text[e] != '\t' && text[e] != '\n' &&
+                   text[e] != '\r' && text[e] != ';' && text[e] != '|')
+                ++e;
+            if (e == p) break;
+            const std::string_view token = text.substr(p, e - p);
+            if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
+                equals_folded(token, "kill"))
+                in_stop = true;
+            else if (in_stop &&
+                     (equals_folded(token, "-name") || equals_folded(token, "-processname")))
+                return true;
+            p = e;
+        }
+    }
+    return false;
+}
+
+// Reads the command model once, keeping the first finding and what the variable rule needs.
+class Finder final : public shell::CommandSink {
+public:
+    std::optional<StopByName> found;
+
+    void command(const Command& c) override {
+        for (const Word& a : c.assignments)
+            if (a.has_substitution) filled_.insert(std::string(assigned_name(a.text)));
+        for (const shell::Redirect& r : c.redirects)
+            if (r.kind == shell::RedirectKind::input && r.target_is_process_substitution)
+                fed_reads_all_ = true;
+        if (c.words.empty() || c.query || found) return;
+        if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
+        if (c.name == "local" || c.name == "declare" || c.name == "typeset" || c.name == "export" ||
+            c.name == "readonly") {
+            for (const Word& a : c.args())
+                if (a.has_substitution) filled_.insert(std::string(assigned_name(a.text)));
+            return;
+        }
+        if (c.name == "read" || c.name == "mapfile" || c.name == "readarray") {
+            note_read(c);
+            return;
+        }
+        if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
+        for (const Rule& rule : rules) {
+            if (!c.is(rule.command)) continue;
+            if (holds(rule, c)) {
+                record(c, rule.why);
+                return;
+            }
+        }
+    }
+
+    void loop_variable(std::string_view name, bool from_substitution) override {
+        if (from_substitution) filled_.insert(std::string(name));
+    }
+
+    // After the whole command: a kill whose operand expands a variable filled from a search.
+    void finish() {
+        if (found) return;
+        for (const std::string& name : read_names_fed_) filled_.insert(name);
+        if (fed_reads_all_)
+            for (const std::string& name : read_names_) filled_.insert(name);
+        for (const PendingKill& kill : kills_) {
+            for (const std::string& name : kill.variables) {
+                if (filled_.count(name) != 0) {
+                    found = StopByName{"kill", kill.words, kill.path,
+                                       "kill of PIDs a search put in a variable stops processes "
+                                       "you did not start",
+                                       false};
+                    return;
+                }
+            }
+        }
+    }
+
+private:
+    struct PendingKill {
+        std::vector<std::string> variables;
+        std::string words;
+        std::string path;
+    };
+    std::set<std::string> filled_;
+    std::vector<std::string> read_names_;     // read/mapfile targets
+    std::vector<std::string> read_names_fed_; // … fed by a pipe or a process substitution
+    bool fed_reads_all_ = false;              // some `< <(…)` feeds a loop's reads
+    std::vector<PendingKill> kills_;
+
+    void record(const Command& c, std::string_view why) {
+        found = StopByName{std::string(c.name), shell::joined_words(c),
+                           shell::describe_path(c.path), why, false};
+    }
+
+    void note_read(const Command& c) {
+        const bool fed = c.stdin_from_pipe || c.stdin_from_process_substitution;
+        const std::string_view with_value = c.name == "read" ? "dnNptui" : "dnOsuCc";
+        std::vector<std::string>& into = fed ? read_names_fed_ : read_names_;
+        const std::span<const Word> args = c.args();
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w.size() > 1 && w[0] == '-') {
+                const char letter = w.back();
+                if (c.name == "read" && letter == 'a' && i + 1 < args.size()) {
+                    into.emplace_back(args[++i].text);
+                    continue;
+                }
+                if (with_value.find(letter) != std::string_view::npos && w.size() == 2) ++i;
+                continue;
+            }
+            into.emplace_back(w);
+        }
+        if (c.name != "read" && (args.empty() || args.back().text.starts_with("-")))
+            into.emplace_back("MAPFILE");
+        if (c.name == "read" && args.empty()) into.emplace_back("REPLY");
+    }
+
+    bool holds(const Rule& rule, const Command& c) {
+        const std::span<const Word> args = c.args();
+        switch (rule.when) {
+        case When::always:
+            return true;
+        case When::search_option:
+            return std::any_of(args.begin(), args.end(),
+                               [](const Word& w) { return is_search_option(w.text); });
+        case When::kill_option:
+            return fuser_kills(args);
+        case When::powershell_by_name:
+            return powershell_stops_by_name(args);
+        case When::kill_by_search: {
+            const KillCall call = read_kill(args);
+            if (call.lists || call.checks) return false;
+            const std::span<const Word> operands = args.subspan(call.operands);
+            for (const Word& w : operands)
+                if (!w.quoted && (w.text == "-1" || w.text == "0" || w.text == "-0")) return true;
+            if (c.fed_by_input) return true;
+            PendingKill pending;
+            for (const Word& w : operands) {
+                if (w.has_substitution) return true;
+                for_each_variable(
+                    w.text, [&](std::string_view name) { pending.variables.emplace_back(name); });
+            }
+            if (!pending.variables.empty()) {
+                pending.words = shell::joined_words(c);
+                pending.path = shell::describe_path(c.path);
+                kills_.push_back(std::move(pending));
+            }
+            return false;
+        }
+        }
+        return false;
+    }
+};
 
 } // namespace
 
-std::optional<StopByName> find_stop_by_name(const shell::Analysis& analysis) {
-    if (!analysis.complete) return std::nullopt;
-    for (const shell::Invocation& invocation : analysis.invocations) {
-        if (invocation.is_wrapper) continue;
-        const std::string name = rule_name(invocation.name);
-        for (const Rule& rule : rules)
-            if (rule.command == name && holds(rule, invocation))
-                return StopByName{invocation.name, rule.why};
-    }
-    return std::nullopt;
+std::optional<StopByName> find_stop_by_name(std::string_view command) {
+    Finder finder;
+    const shell::Summary summary = shell::read_commands(command, finder);
+    finder.finish();
+    if (summary.reached_depth_cap && !finder.found)
+        return StopByName{"", "", "", "the command nests deeper than 32 levels", true};
+    return finder.found;
 }
 
-std::optional<std::string> refusal_reason(std::string_view command) {
-    const std::optional<StopByName> found = find_stop_by_name(shell::analyze(command));
-    if (!found) return std::nullopt;
-    std::string reason = "viber guard: this command stops processes by name (`";
-    reason += found->command;
+namespace {
+
+std::string reason_for(const StopByName& found) {
+    if (found.nesting_cap) return std::string(nesting_cap_reason);
+    std::string reason = "viber guard: this command stops processes by name or by search (`";
+    reason += found.command;
     reason += "`): ";
-    reason += found->why;
+    reason += found.why;
     reason += ", which can stop processes this session did not start. ";
     reason += correction;
     return reason;
 }
 
-std::optional<boost::json::value> decide(std::string_view payload) {
-    // Bytes without `viber:` cannot come from a viber agent: no parse, no file, no process.
-    if (!contains(payload, "viber:")) return std::nullopt;
-    const std::optional<boost::json::object> object = parse_object(payload);
-    if (!object) return std::nullopt;
-    const std::optional<std::string_view> agent = string_field(*object, "agent_type");
-    if (!agent || agent->substr(0, 6) != "viber:") return std::nullopt;
-    const std::optional<std::string_view> command = bash_command(*object);
-    if (!command) return std::nullopt;
-    const std::optional<std::string> reason = refusal_reason(*command);
-    if (!reason) return std::nullopt;
-    return pretool_deny(*reason);
+} // namespace
+
+std::optional<std::string> refusal_reason(std::string_view command) {
+    const std::optional<StopByName> found = find_stop_by_name(command);
+    if (!found) return std::nullopt;
+    return reason_for(*found);
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return std::nullopt;
-    return decide(*stdin_bytes);
+Decision decide(const HookInput& in, Trace& trace) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<std::string_view> agent = string_field(*in.payload, "agent_type");
+    if (trace.on()) trace.read("agent_type: " + std::string(agent.value_or("(none)")));
+    if (!agent || agent->substr(0, 6) != "viber:") return Decision::nothing();
+    const std::optional<std::string_view> command = bash_command(*in.payload);
+    if (!command) return Decision::nothing();
+    if (trace.on()) {
+        trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
+        (void)shell::explain_commands(*command, trace);
+    }
+    const std::optional<StopByName> found = find_stop_by_name(*command);
+    if (!found) return Decision::nothing();
+    if (trace.on()) {
+        if (found->nesting_cap)
+            trace.step("rule broken: the command nests deeper than 32 levels");
+        else
+            trace.step("rule broken: `" + found->command + "` (" + std::string(found->why) +
+                       "); words: " + found->words +
+                       (found->path.empty() ? "" : "; through: " + found->path));
+    }
+    return Decision::deny(reason_for(*found));
 }
 
 } // namespace viber::kill_guard

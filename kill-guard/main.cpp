@@ -8,8 +8,10 @@
 //   stdin   the PreToolUse payload, a JSON object, read to EOF within 64 MiB, 2 s idle and 8 s
 //           in all; a leading UTF-8 BOM is stripped.
 //   stdout  when the top-level `agent_type` starts `viber:` and `tool_input.command` stops
-//           processes by name wherever a command runs in it (killall, pkill, taskkill /IM,
-//           xargs kill, kill $(…)): one line,
+//           processes by name or by search wherever a command runs in it (killall, killall5,
+//           pkill, skill, snice, fuser -k, kill-port, taskkill /IM or /FI, kill -1 / kill 0,
+//           kill fed by xargs, parallel, a substitution or a variable filled from one,
+//           PowerShell Stop-Process -Name), or nests deeper than 32 levels: one line,
 //           {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
 //           "permissionDecisionReason":"viber guard: …"}}. Otherwise nothing, never allow.
 //   exit    0 in hook mode, whatever happens: every failure prints nothing.
@@ -19,9 +21,13 @@
 int main(int argc, char** argv) {
     return viber::hook_main(
         argc, argv,
-        {"kill-guard",
-         "PreToolUse Bash hook. For a viber: agent, refuses commands that stop processes by\n"
-         "name (killall, pkill, taskkill /IM, xargs kill, kill $(...)) with a `viber guard:`\n"
-         "correction; otherwise prints nothing. Always exits 0.",
-         viber::kill_guard::run, nullptr});
+        {.name = "kill-guard",
+         .help =
+             "PreToolUse Bash hook. Reads the payload's top-level agent_type and\n"
+             "tool_input.command; no file. For a viber: agent, refuses commands that stop\n"
+             "processes by name or search (killall, pkill, skill, fuser -k, kill-port, taskkill\n"
+             "/IM or /FI, kill -1, xargs kill, kill $(...), Stop-Process -Name) with a\n"
+             "`viber guard:` correction; otherwise prints nothing. Always exits 0.",
+         .decide = viber::kill_guard::decide,
+         .prefilter = viber::Prefilter::viber_agent});
 }

@@ -9,6 +9,10 @@
 #include "common/files.hpp"
 #include "plan-gate/reasons.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <unordered_set>
 
 namespace viber::plan_gate {
@@ -18,10 +22,37 @@ namespace {
 // The refusal lists at most this many files: past it the plan is far over the limit and the
 // list would only bury the next step.
 constexpr std::size_t listed_files = 40;
+// ... and at most this many characters of them: a path can be as long as a token.
+constexpr std::size_t listed_characters = 6000;
 
+// The whitespace that splits a plan into tokens, as a table: the split looks at every byte.
+constexpr std::array<bool, 256> space_bytes = [] {
+    std::array<bool, 256> table{};
+    for (const unsigned char c : {' ', '\t', '\n', '\r', '\f', '\v'}) table[c] = true;
+    return table;
+}();
 bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return space_bytes[static_cast<unsigned char>(c)];
 }
+
+// The spellings judged last, by a cheap hash of their length and first and last bytes: prose
+// repeats its words, and most tokens are found here before any full hash of the judged set.
+class RecentTokens {
+public:
+    bool holds(std::string_view token) const { return slots_[slot(token)] == token; }
+    void remember(std::string_view token) { slots_[slot(token)] = token; }
+
+private:
+    static std::size_t slot(std::string_view token) {
+        std::uint64_t head = 0, tail = 0;
+        std::memcpy(&head, token.data(), std::min<std::size_t>(token.size(), 8));
+        if (token.size() > 8) std::memcpy(&tail, token.data() + token.size() - 8, 8);
+        const std::uint64_t mixed =
+            (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ token.size()) * 0xFF51AFD7ED558CCDull;
+        return static_cast<std::size_t>(mixed >> (64 - 10));
+    }
+    std::array<std::string_view, 1024> slots_{};
+};
 bool is_letter(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
@@ -149,6 +180,7 @@ std::vector<std::string> plan_files(std::string_view plan_text, const std::strin
     std::unordered_set<std::string_view> judged;
     std::unordered_set<std::string> looked_up;
 
+    RecentTokens recent;
     std::size_t at = 0;
     while (at < plan_text.size()) {
         while (at < plan_text.size() && is_space(plan_text[at])) ++at;
@@ -156,14 +188,27 @@ std::vector<std::string> plan_files(std::string_view plan_text, const std::strin
         while (at < plan_text.size() && !is_space(plan_text[at])) ++at;
         if (at == start) break;
         const std::string_view token = strip_wrapping(plan_text.substr(start, at - start));
-        if (token.empty() || !judged.insert(token).second || is_url(token)) continue;
+        if (token.empty() || recent.holds(token)) continue;
+        // Past the bound, a repeated spelling is judged again (a cost per byte, still linear)
+        // instead of growing the set.
+        if (judged.size() < disk_lookup_limit) {
+            const bool fresh = judged.insert(token).second;
+            recent.remember(token);
+            if (!fresh) continue;
+        } else if (judged.count(token) != 0) {
+            recent.remember(token);
+            continue;
+        }
+        if (is_url(token)) continue;
 
         const bool path_shaped = is_path_shaped(slashed(token));
         std::string path = canonical(token, canonical_root);
         if (!is_under(path, canonical_root) || has_temp_segment(path) || path == own_path) continue;
         if (counted.count(path) != 0) continue;
         if (!path_shaped) {
-            // Only a stat tells a bare `Makefile` from an ordinary word.
+            // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
+            // words gets a bounded number of them (docs/plan-gate.md, "File limit").
+            if (looked_up.size() >= disk_lookup_limit) continue;
             if (!looked_up.insert(path).second || path.find('\0') != std::string::npos) continue;
             if (!is_regular_file(path)) continue;
         }
@@ -180,9 +225,17 @@ std::optional<std::string> file_limit_refusal(const std::vector<std::string>& fi
         "Next step: narrow the plan. The plain plan " + std::string(plan_name) + " names " +
         std::to_string(files.size()) + " repository files; the limit for a plain plan is " +
         std::to_string(plain_plan_file_limit) + ". Files counted (absolute paths):";
-    for (std::size_t i = 0; i < files.size() && i < listed_files; ++i) reason += "\n- " + files[i];
-    if (files.size() > listed_files) {
-        reason += "\n(and " + std::to_string(files.size() - listed_files) + " more)";
+    std::size_t listed = 0;
+    std::size_t characters = 0;
+    for (; listed < files.size() && listed < listed_files && characters < listed_characters;
+         ++listed) {
+        const std::string_view file = std::string_view(files[listed]).substr(0, listed_characters);
+        reason += "\n- ";
+        reason += file;
+        characters += file.size();
+    }
+    if (files.size() > listed) {
+        reason += "\n(and " + std::to_string(files.size() - listed) + " more)";
     }
     reason += "\nTo go on, cut the plan to at most " + std::to_string(plain_plan_file_limit) +
               " files (split the rest into a later plan), or plan it with the viber planner, "

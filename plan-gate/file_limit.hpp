@@ -11,6 +11,10 @@ namespace viber::plan_gate {
 
 inline constexpr std::size_t plain_plan_file_limit = 8;
 
+// At most this many distinct tokens are looked up on disk; past it a token counts only when it
+// is path-shaped. The count stays linear in the plan whatever it holds.
+inline constexpr std::size_t disk_lookup_limit = 100000;
+
 // The distinct repository files a plan names, in first-seen order, each in its canonical
 // spelling. `root` is the git top level of cwd, else cwd; `plan_path` is the plan's own path.
 // Each whitespace-split token loses leading backticks, quotes and opening brackets `( [ { <`,

@@ -1,15 +1,5 @@
-// plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs.
-//
-// Contract:
-//   argv    none (hook mode); --help, --version (tool mode; a bad argument exits 1)
-//   cwd     not used; the payload's `cwd` names the project
-//   env     CLAUDE_PLUGIN_ROOT (SPEC §1) to find scripts/config.sh and name references/
-//   reads   stdin: the PreToolUse payload for ExitPlanMode (`transcript_path`, `cwd`), bounded;
-//           the transcript (a regular file only); the plan file (a regular file only);
-//           runs `bash <plugin>/scripts/config.sh` in `cwd` (stdin /dev/null, stderr discarded,
-//           5 s, then its process group is killed) only for a plain plan
-//   stdout  one line: the PreToolUse allow object, or a deny whose reason opens "Next step:"
-//   exit    0, always; every failure (no transcript, odd files, bad payload, exceptions) allows
+// plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs (its
+// Contract opens main.cpp).
 //
 // The gate arms on the last plan write inside the plan-mode episode (SPEC §4 step 1), picks the
 // review the plan needs (step 2: planner-review, the review set of step 5, or, when the project
@@ -30,6 +20,7 @@
 #include "plan-gate/review_set.hpp"
 
 #include <algorithm>
+#include <array>
 #include <ctime>
 
 namespace viber::plan_gate {
@@ -39,6 +30,16 @@ using transcript::Dispatch;
 using transcript::Scan;
 using transcript::Verdict;
 using transcript::VerdictLine;
+
+const std::array<transcript::PairedAgent, 5> paired_agents{{
+    {.name = planner_reviewer, .rule = transcript::PairRule::single_reviewer},
+    {.name = plain_reviewer, .rule = transcript::PairRule::single_reviewer},
+    {.name = spec_reviewer, .rule = transcript::PairRule::review_set},
+    {.name = graph_reviewer, .rule = transcript::PairRule::review_set},
+    {.name = task_reviewer,
+     .rule = transcript::PairRule::review_set,
+     .prompt_line = task_range_line},
+}};
 
 const transcript::PlanWrite* armed_plan_write(const Scan& scan) {
     if (!scan.last_plan_write || scan.last_plan_write->line <= scan.episode_start) return nullptr;
@@ -94,6 +95,18 @@ Route route(const Scan& scan, const Plan& plan) {
 
 namespace {
 
+std::string verdict_text(Verdict value) {
+    switch (value) {
+    case Verdict::pass:
+        return "PASS";
+    case Verdict::fail:
+        return "FAIL";
+    case Verdict::denied:
+        return "DENIED";
+    }
+    return "?";
+}
+
 // The latest closed dispatch/verdict pair of one reviewer (SPEC §4 step 4).
 struct ReviewPairing {
     const Dispatch* last_dispatch = nullptr;
@@ -105,7 +118,8 @@ struct ReviewPairing {
 // replaces any open one; an open dispatch with a `toolu_` id is closed only by a verdict line
 // naming that id, so a sibling reviewer's verdict or a foreign one cannot answer for it; one
 // without an id is closed by the next verdict line. Verdicts while nothing is open are ignored.
-ReviewPairing pair_verdicts(const Scan& scan, std::string_view agent, std::size_t write_line) {
+ReviewPairing pair_verdicts(const Scan& scan, std::string_view agent, std::size_t write_line,
+                            Trace& trace) {
     ReviewPairing pairing;
     constexpr std::size_t none = static_cast<std::size_t>(-1);
     std::size_t open = none; // index into scan.dispatches
@@ -139,6 +153,10 @@ ReviewPairing pair_verdicts(const Scan& scan, std::string_view agent, std::size_
         pairing.pair_dispatch = &dispatch;
         pairing.pair_verdict = &verdict;
         open = none;
+        if (trace.on())
+            trace.step("viber:" + std::string(agent) + " dispatch on line " +
+                       std::to_string(dispatch.line) + " paired with the verdict line " +
+                       std::to_string(verdict.line) + " (" + verdict_text(verdict.value) + ")");
     }
     return pairing;
 }
@@ -174,6 +192,12 @@ constexpr std::string_view wait_for_pass =
 
 std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
                                                    std::string_view agent) {
+    Trace off;
+    return single_reviewer_refusal(input, plan, agent, off);
+}
+
+std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
+                                                   std::string_view agent, Trace& trace) {
     const std::string who = "viber:" + std::string(agent);
     const std::string_view trailer =
         agent == planner_reviewer ? planner_gate_trailer : plain_gate_trailer;
@@ -182,7 +206,10 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
         return std::string(lead) + " " + who + " again " + dispatch_with(agent, plan, input) +
                std::string(wait_for_pass) + " ";
     };
-    const ReviewPairing pairing = pair_verdicts(input.scan, agent, plan.write_line);
+    const ReviewPairing pairing = pair_verdicts(input.scan, agent, plan.write_line, trace);
+    if (trace.on() && pairing.last_dispatch != nullptr && pairing.pair_verdict == nullptr)
+        trace.step("viber:" + std::string(agent) + " dispatched on line " +
+                   std::to_string(pairing.last_dispatch->line) + ", no verdict line pairs with it");
 
     if (pairing.last_dispatch == nullptr)
         return "Next step: review the plan. Plan " + plan.name + " has no " + who +
@@ -229,9 +256,32 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
 }
 
 std::optional<std::string> decide(const GateInput& input) {
+    Trace off;
+    return decide(input, off);
+}
+
+std::optional<std::string> decide(const GateInput& input, Trace& trace) {
     if (armed_plan_write(input.scan) == nullptr || !input.plan) return std::nullopt;
     const Plan& plan = *input.plan;
-    switch (route(input.scan, plan)) {
+    const bool owns_episode = transcript::signal_owns_episode(input.scan);
+    const Route chosen = route(input.scan, plan);
+    if (trace.on()) {
+        trace.step(std::string("owner: ") +
+                   (!owns_episode ? "no planner Skill call or entry in the episode: a plain plan"
+                    : !plan.text  ? "the planner owns the episode and the plan cannot be read: the "
+                                    "planner's"
+                    : chosen == Route::plain
+                        ? "the planner owns the episode but the plan lacks its frontmatter (`---`, "
+                          "then `source:`): a plain plan"
+                        : "the planner owns the episode (Skill line " +
+                              std::to_string(input.scan.last_signal) + ", entry line " +
+                              std::to_string(input.scan.last_signal_entry) +
+                              ") and the plan opens with its frontmatter"));
+        trace.step("kept after the plan write: " + std::to_string(input.scan.dispatches.size()) +
+                   " reviewer dispatches, " + std::to_string(input.scan.verdicts.size()) +
+                   " verdict lines that can close one");
+    }
+    switch (chosen) {
     case Route::review_set: {
         ReviewSetInput set;
         set.plan_path = plan.path;
@@ -242,21 +292,41 @@ std::optional<std::string> decide(const GateInput& input) {
         set.plan_mtime = plan.mtime;
         set.dispatches = &input.scan.dispatches;
         set.verdicts = &input.scan.verdicts;
+        if (trace.on())
+            trace.step("route: the review set (" + std::to_string(set.tasks) +
+                       " `<!-- TASK -->` lines, more than " + std::to_string(review_set_threshold) +
+                       ")");
         return review_set_refusal(set);
     }
     case Route::planner_review:
-        return single_reviewer_refusal(input, plan, planner_reviewer);
+        if (trace.on()) trace.step("route: viber:planner-review");
+        return single_reviewer_refusal(input, plan, planner_reviewer, trace);
     case Route::plain:
         break;
     }
+    if (trace.on())
+        trace.step(std::string("config switch: ") +
+                   (!input.plain_review_on ? "not consulted"
+                    : *input.plain_review_on
+                        ? "scripts/config.sh printed `planning.plain-plan-review: true`"
+                        : "off (config.sh missing, failed, silent or not exactly `true`)"));
     if (!input.plain_review_on.value_or(false)) return std::nullopt;
+    if (trace.on())
+        trace.step("file limit: the plan names " + std::to_string(input.counted_files.size()) +
+                   " repository files (limit " + std::to_string(plain_plan_file_limit) + ")");
     // The file limit comes before any review check: no PASS lifts it.
     if (std::optional<std::string> too_many = file_limit_refusal(input.counted_files, plan.name))
         return too_many;
-    return single_reviewer_refusal(input, plan, plain_reviewer);
+    if (trace.on()) trace.step("route: viber:plain-plan-review");
+    return single_reviewer_refusal(input, plan, plain_reviewer, trace);
 }
 
 std::optional<GateInput> gather(const json::object& payload) {
+    Trace off;
+    return gather(payload, off);
+}
+
+std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     const std::optional<std::string_view> transcript_path =
         string_field(payload, "transcript_path");
     if (!transcript_path || transcript_path->empty()) return std::nullopt;
@@ -265,9 +335,30 @@ std::optional<GateInput> gather(const json::object& payload) {
         cwd = std::string(*field);
 
     GateInput input;
-    input.scan = transcript::scan_file(std::string(*transcript_path),
-                                       transcript::Request{transcript::Signals::planner, true});
+    input.scan = transcript::scan_file(
+        std::string(*transcript_path),
+        transcript::Request{transcript::Signals::planner, true, paired_agents});
+    if (trace.on())
+        trace.read("transcript " + std::string(*transcript_path) +
+                   (input.scan.readable ? " (" + std::to_string(input.scan.lines) + " lines)"
+                                        : " (not a readable regular file: nothing to gate)"));
     if (!input.scan.readable) return std::nullopt;
+    if (trace.on()) {
+        trace.step(input.scan.episode_start == 0
+                       ? std::string("episode: the whole transcript (no permission-mode line "
+                                     "leaving plan mode)")
+                       : "episode: the lines after line " +
+                             std::to_string(input.scan.episode_start));
+        trace.step(!input.scan.last_plan_write
+                       ? std::string("no plan write (Write or Edit of a .md under a plans "
+                                     "directory): nothing to gate")
+                       : "last plan write on line " +
+                             std::to_string(input.scan.last_plan_write->line) + ": " +
+                             input.scan.last_plan_write->file_path +
+                             (armed_plan_write(input.scan) == nullptr
+                                  ? " (before the episode: nothing to gate)"
+                                  : ""));
+    }
     const transcript::PlanWrite* write = armed_plan_write(input.scan);
     if (write == nullptr) return input;
 
@@ -281,6 +372,10 @@ std::optional<GateInput> gather(const json::object& payload) {
     plan.write_line = write->line;
     plan.text = read_regular_file(plan.path);
     plan.mtime = mtime_seconds(plan.path);
+    if (trace.on())
+        trace.read("plan " + plan.path +
+                   (plan.text ? " (" + std::to_string(plan.text->size()) + " bytes)"
+                              : " (missing, not a regular file or unreadable)"));
     input.refs_dir = plugin_root() + "/references";
 
     if (route(input.scan, plan) == Route::plain) {
@@ -294,28 +389,14 @@ std::optional<GateInput> gather(const json::object& payload) {
     return input;
 }
 
-std::optional<json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return pretool_allow();
-    const std::optional<json::object> payload = parse_object(*stdin_bytes);
-    if (!payload) return pretool_allow();
-    const std::optional<GateInput> input = gather(*payload);
-    if (!input) return pretool_allow();
-    const std::optional<std::string> reason = decide(*input);
-    return reason ? pretool_deny(*reason) : pretool_allow();
-}
-
-std::optional<json::value> fail_open(const std::optional<std::string>&) {
-    return pretool_allow();
-}
-
-HookInfo hook_info() {
-    return HookInfo{
-        "plan-gate",
-        "PreToolUse hook for ExitPlanMode: reads transcript_path and cwd from the payload, and "
-        "allows\n"
-        "leaving plan mode only when the plan written in this episode has its review's latest\n"
-        "VERDICT: PASS, written after the plan's last change; otherwise denies with the next step.",
-        run, fail_open};
+Decision decide(const HookInput& in, Trace& trace) {
+    // No objection prints nothing: an explicit allow would skip Claude Code's own permission
+    // flow (docs/plan-gate.md), so every path but a deny, fail-open ones included, is silent.
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<GateInput> input = gather(*in.payload, trace);
+    if (!input) return Decision::nothing();
+    std::optional<std::string> reason = decide(*input, trace);
+    return reason ? Decision::deny(std::move(*reason)) : Decision::nothing();
 }
 
 } // namespace viber::plan_gate

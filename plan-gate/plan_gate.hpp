@@ -2,9 +2,11 @@
 // and whether the transcript shows it, as pure functions over what the hook read.
 #pragma once
 
-#include "common/hook_main.hpp"
+#include "common/decision.hpp"
+#include "common/trace.hpp"
 #include "common/transcript.hpp"
 
+#include <array>
 #include <boost/json/object.hpp>
 #include <cstddef>
 #include <ctime>
@@ -36,6 +38,10 @@ struct GateInput {
     std::string refs_dir;                   // <plugin root>/references, for the dispatch text
 };
 
+// The agents the gate pairs and how (docs/plan-gate.md, "Pairing"): the scanner keeps only their
+// dispatches, and of a task reviewer's prompt only its `tasks:` line.
+extern const std::array<transcript::PairedAgent, 5> paired_agents;
+
 // Which review a plan needs.
 enum class Route { planner_review, review_set, plain };
 
@@ -61,20 +67,23 @@ Route route(const transcript::Scan& scan, const Plan& plan);
 // and the trailer of the reason.
 std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
                                                    std::string_view agent);
+// The same, recording each pair it makes in `trace`.
+std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
+                                                   std::string_view agent, Trace& trace);
 
 // The whole decision: nullopt allows, a string is the deny reason (it opens "Next step:").
 std::optional<std::string> decide(const GateInput& input);
+// The same, recording the owner, route, config switch, file count and pairs in `trace`.
+std::optional<std::string> decide(const GateInput& input, Trace& trace);
 
 // Reads everything decide() needs for this payload (transcript, plan file, config switch, root).
 // Work stops as soon as the answer is known to be allow: an unarmed gate reads no plan file and
 // starts no process, and only a plain plan runs config.sh.
 std::optional<GateInput> gather(const boost::json::object& payload);
+// The same, recording what it read and the episode and plan write in `trace`.
+std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace);
 
-// Hook mode: stdin bytes to the answer (allow on every fail-open path).
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
-std::optional<boost::json::value> fail_open(const std::optional<std::string>& stdin_bytes);
-
-// The binary's name, --help contract, run and fail-open for hook_main.
-HookInfo hook_info();
+// hook_main's entry: the deny, or nothing on every other path (fail-open ones included).
+Decision decide(const HookInput& in, Trace& trace);
 
 } // namespace viber::plan_gate

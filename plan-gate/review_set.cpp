@@ -23,10 +23,6 @@ using transcript::Dispatch;
 using transcript::Verdict;
 using transcript::VerdictLine;
 
-constexpr std::string_view spec_reviewer = "planner-spec-review";
-constexpr std::string_view graph_reviewer = "planner-graph-review";
-constexpr std::string_view task_reviewer = "planner-task-review";
-
 // A task reviewer reviews one slice of at most this many consecutive tasks (seed 001).
 constexpr std::size_t task_slice = 8;
 
@@ -140,7 +136,8 @@ std::vector<Tracked> pair_verdicts(const std::vector<Dispatch>& dispatches,
     for (std::size_t i = 0; i < dispatches.size(); ++i) {
         if (!is_member(dispatches[i].agent)) continue;
         Tracked entry{&dispatches[i], i, std::nullopt, nullptr};
-        if (dispatches[i].agent == task_reviewer) entry.tasks = task_range(dispatches[i].prompt);
+        if (dispatches[i].agent == task_reviewer)
+            entry.tasks = task_range(dispatches[i].prompt_line);
         tracked_of[i] = tracked.size();
         tracked.push_back(entry);
     }
@@ -209,12 +206,37 @@ std::string describe(const Part& part) {
     return text;
 }
 
+// A reason names at most this many parts, lines or slices in one list, then says how many more:
+// a plan of millions of tasks must not make a reason of megabytes (Claude Code reads at most
+// 10,000 characters of it).
+constexpr std::size_t listed_items = 16;
+
+std::string more(std::size_t left_out, std::string_view what) {
+    return " and " + std::to_string(left_out) + " more " + std::string(what);
+}
+
 std::string line_list(const std::vector<std::size_t>& lines) {
     std::string text;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::size_t shown = std::min(lines.size(), listed_items);
+    for (std::size_t i = 0; i < shown; ++i) {
         if (i > 0) text += i + 1 == lines.size() ? " and " : ", ";
         text += std::to_string(lines[i]);
     }
+    if (shown < lines.size()) text += "," + more(lines.size() - shown, "lines");
+    return text;
+}
+
+// `describe(item)` of the first listed_items items, joined by `separator`.
+template <class Item, class Describe>
+std::string bounded_list(const std::vector<Item>& items, std::string_view separator,
+                         Describe describe) {
+    std::string text;
+    const std::size_t shown = std::min(items.size(), listed_items);
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (i > 0) text += separator;
+        text += describe(items[i]);
+    }
+    if (shown < items.size()) text += std::string(separator) + more(items.size() - shown, "parts");
     return text;
 }
 
@@ -232,25 +254,40 @@ std::string dispatch_text(const ReviewSetInput& input, const Part& part) {
     return text;
 }
 
-// Task runs cut into dispatchable slices of at most 8 tasks.
-std::vector<Part> dispatchable(const std::vector<Part>& parts) {
-    std::vector<Part> slices;
-    for (const Part& part : parts) {
-        if (part.agent != task_reviewer) {
-            slices.push_back(part);
-            continue;
-        }
-        for (std::size_t first = part.first; first <= part.last; first += task_slice) {
-            slices.push_back({task_reviewer, first, std::min(part.last, first + task_slice - 1)});
-        }
-    }
-    return slices;
-}
-
+// Task runs cut into dispatchable slices of at most 8 tasks; the first listed_items are written
+// out, the rest counted (each is the same prompt with the next `tasks:` slice).
 std::string dispatch_block(const ReviewSetInput& input, const std::vector<Part>& parts) {
     std::string text = "Dispatch, each with exactly these labelled prompt lines (none of them "
                        "takes a scope line):\n";
-    for (const Part& slice : dispatchable(parts)) text += dispatch_text(input, slice);
+    std::size_t written = 0;
+    std::size_t left_out = 0;
+    for (const Part& part : parts) {
+        if (part.agent != task_reviewer) {
+            if (written < listed_items) {
+                text += dispatch_text(input, part);
+                ++written;
+            } else {
+                ++left_out;
+            }
+            continue;
+        }
+        for (std::size_t first = part.first; first <= part.last; first += task_slice) {
+            if (written == listed_items) {
+                // Counted, not walked: the slices left in this run, then in the runs after it.
+                left_out += (part.last - first) / task_slice + 1;
+                break;
+            }
+            text += dispatch_text(
+                input, {task_reviewer, first, std::min(part.last, first + task_slice - 1)});
+            ++written;
+            if (part.last - first < task_slice) break; // no overflow past the largest task
+        }
+    }
+    if (left_out > 0)
+        text += "- and " + std::to_string(left_out) +
+                " more viber:planner-task-review dispatches, the same way, one for each next slice "
+                "of " +
+                std::to_string(task_slice) + " tasks\n";
     return text;
 }
 
@@ -308,17 +345,24 @@ std::size_t count_tasks(std::string_view plan_text) {
     return tasks;
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> task_range(std::string_view prompt) {
-    std::optional<std::pair<std::size_t, std::size_t>> range;
+std::optional<std::string_view> task_range_line(std::string_view prompt) {
+    std::optional<std::string_view> found;
     for_each_line(prompt, [&](std::string_view line) {
         const auto match = match_range_line(line);
         if (match && !match->first.digits.empty() && less_or_equal(match->first, match->second)) {
-            range = std::pair{match->first.value, match->second.value};
+            found = line;
             return false;
         }
         return true;
     });
-    return range;
+    return found;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> task_range(std::string_view prompt) {
+    const std::optional<std::string_view> line = task_range_line(prompt);
+    if (!line) return std::nullopt;
+    const auto match = match_range_line(*line);
+    return std::pair{match->first.value, match->second.value};
 }
 
 std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
@@ -437,11 +481,7 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
         std::sort(running_lines.begin(), running_lines.end());
         running_lines.erase(std::unique(running_lines.begin(), running_lines.end()),
                             running_lines.end());
-        std::string names;
-        for (std::size_t i = 0; i < missing.size(); ++i) {
-            if (i > 0) names += ", ";
-            names += describe(missing[i]);
-        }
+        const std::string names = bounded_list(missing, ", ", describe);
         const std::string since =
             "since the plan write on line " + std::to_string(input.plan_write_line);
         const std::string running =
@@ -464,13 +504,13 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
 
     const auto refusal_with = [&](Verdict value, std::string_view next_step, std::string_view what,
                                   std::string_view then) -> std::optional<std::string> {
-        std::string names;
-        for (const Decided& entry : decided) {
-            if (entry.pair->verdict->value != value) continue;
-            if (!names.empty()) names += "; ";
-            names += describe(entry.part) + " (" + pair_lines(*entry.pair) + ")";
-        }
-        if (names.empty()) return std::nullopt;
+        std::vector<const Decided*> with_value;
+        for (const Decided& entry : decided)
+            if (entry.pair->verdict->value == value) with_value.push_back(&entry);
+        if (with_value.empty()) return std::nullopt;
+        const std::string names = bounded_list(with_value, "; ", [](const Decided* entry) {
+            return describe(entry->part) + " (" + pair_lines(*entry->pair) + ")";
+        });
         return std::string(next_step) + " " + opening(input) + std::string(what) + names + ". " +
                std::string(then) + "\n" + dispatch_block(input, whole_set(n)) + closing(input);
     };

@@ -19,18 +19,27 @@ inline constexpr std::size_t review_set_threshold = 12;
 // Lines that are exactly `<!-- TASK -->` (a trailing CR ignored; code fences not excluded).
 std::size_t count_tasks(std::string_view plan_text);
 
+// The members of the review set, bare.
+inline constexpr std::string_view spec_reviewer = "planner-spec-review";
+inline constexpr std::string_view graph_reviewer = "planner-graph-review";
+inline constexpr std::string_view task_reviewer = "planner-task-review";
+
 // The range of the first prompt line matching `^\s*tasks:\s*T(\d+)\s*-\s*T(\d+)\s*$` with
 // 1 <= a <= b; nullopt when there is none.
 std::optional<std::pair<std::size_t, std::size_t>> task_range(std::string_view prompt);
 
+// That first matching line itself (a view into `prompt`): all the scanner copies of a task
+// reviewer's prompt, so task_range() of the line gives the prompt's range.
+std::optional<std::string_view> task_range_line(std::string_view prompt);
+
 struct ReviewSetInput {
-    std::string plan_path;                 // as the gate resolved it
-    std::string plan_name;                 // the part after the last separator
-    std::size_t tasks = 0;                 // count_tasks of the plan (> 12)
+    std::string plan_path; // as the gate resolved it
+    std::string plan_name; // the part after the last separator
+    std::size_t tasks = 0; // count_tasks of the plan (> 12)
     std::size_t plan_write_line = 0;
-    std::string refs_dir;                  // the plugin's reference directory, for the dispatch text
+    std::string refs_dir; // the plugin's reference directory, for the dispatch text
     std::optional<std::time_t> plan_mtime; // whole seconds; nullopt when not a regular file
-    const std::vector<transcript::Dispatch>* dispatches = nullptr; // after the last plan write
+    const std::vector<transcript::Dispatch>* dispatches = nullptr; // kept after the last plan write
     const std::vector<transcript::VerdictLine>* verdicts = nullptr;
 };
 

@@ -1,14 +1,15 @@
-// main.cpp: plan-hints, the UserPromptSubmit hook that gives a plain plan-mode session the plain-plan
-// rules (SPEC §5).
+// main.cpp: plan-hints, the UserPromptSubmit hook that gives a plain plan-mode session the
+// plain-plan rules (SPEC §5).
 //
 // Contract:
-//   argv    none (hook mode); --help, --version (tool mode); any other argument: usage on stderr, exit 1
-//   cwd     not used
-//   env     CLAUDE_PLUGIN_ROOT (where hooks/content/plan-hints.md is looked for first)
-//   reads   hooks/content/plan-hints.md (SPEC §1 rule); the payload's transcript_path, only in plan
+//   argv    none (hook mode); --help, --version (tool mode); any other argument: usage on stderr,
+//   exit 1 cwd     not used env     CLAUDE_PLUGIN_ROOT (where hooks/content/plan-hints.md is looked
+//   for first) reads   hooks/content/plan-hints.md (SPEC §1 rule); the payload's transcript_path,
+//   only in plan
 //           mode and only when it is a regular file
-//   stdin   the UserPromptSubmit payload: permission_mode, transcript_path (bounded: 64 MiB, 2 s idle, 8 s)
-//   stdout  {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":<plan-hints.md>}}
+//   stdin   the UserPromptSubmit payload: permission_mode, transcript_path (bounded: 64 MiB, 2 s
+//   idle, 8 s) stdout
+//   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":<plan-hints.md>}}
 //           when permission_mode is "plan" and the episode shows no planner, intent or fixer signal
 //           and plan-hints.md is not empty; otherwise nothing
 //   exit    0, always (fails open: prints nothing)
@@ -16,10 +17,13 @@
 #include "plan-hints/plan_hints.hpp"
 
 int main(int argc, char** argv) {
-    return viber::hook_main(argc, argv,
-                            {"plan-hints",
-                             "In plan mode, injects hooks/content/plan-hints.md (the plain-plan rules) as context,\n"
-                             "unless the plan-mode episode already shows the viber planner, intent or fixer.\n"
-                             "Prints nothing otherwise; always exits 0.",
-                             viber::plan_hints::run, nullptr});
+    return viber::hook_main(
+        argc, argv,
+        {.name = "plan-hints",
+         .help = "UserPromptSubmit hook. Reads the payload's top-level permission_mode and\n"
+                 "transcript_path; in plan mode, the plugin file hooks/content/plan-hints.md and\n"
+                 "the transcript. Injects plan-hints.md (the plain-plan rules) as context unless\n"
+                 "the plan-mode episode already shows the viber planner, intent or fixer. Prints\n"
+                 "nothing otherwise; always exits 0.",
+         .decide = viber::plan_hints::decide});
 }

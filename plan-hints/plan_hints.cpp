@@ -2,7 +2,6 @@
 #include "plan-hints/plan_hints.hpp"
 
 #include "common/files.hpp"
-#include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
 #include "common/transcript.hpp"
@@ -18,29 +17,54 @@ std::optional<std::string> hint_context(const HintsInput& input) {
     return std::string(text);
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes) return std::nullopt;
-    const auto payload = parse_object(*stdin_bytes);
-    if (!payload) return std::nullopt;
+Decision decide(const HookInput& in, Trace& trace) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const boost::json::object* payload = in.payload;
 
     HintsInput input;
-    input.plan_mode = string_field(*payload, "permission_mode") == "plan";
+    const std::optional<std::string_view> mode = string_field(*payload, "permission_mode");
+    input.plan_mode = mode == "plan";
+    if (trace.on())
+        trace.step(
+            "permission_mode: " + (mode ? "`" + std::string(*mode) + "`" : std::string("absent")) +
+            (input.plan_mode ? "" : " (not plan: nothing to add)"));
     // Outside plan mode nothing is read: this hook runs on every prompt.
-    if (!input.plan_mode) return std::nullopt;
+    if (!input.plan_mode) return Decision::nothing();
 
     input.hints_text = read_regular_file(plugin_file(plan_hints_file));
-    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty()) return std::nullopt;
+    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty())
+        return Decision::nothing();
 
     // A missing or unreadable transcript shows no signal.
     if (const auto path = string_field(*payload, "transcript_path")) {
         const transcript::Scan scan =
             transcript::scan_file(std::string(*path), {transcript::Signals::planner_chain, false});
         input.chain_owns_episode = scan.readable && transcript::signal_owns_episode(scan);
+        if (trace.on()) {
+            trace.read("transcript " + std::string(*path) +
+                       (scan.readable ? " (" + std::to_string(scan.lines) + " lines)"
+                                      : " (not a readable regular file: no signal)"));
+            if (scan.readable) {
+                trace.step(scan.episode_start == 0 ? std::string("episode: the whole transcript")
+                                                   : "episode: the lines after line " +
+                                                         std::to_string(scan.episode_start));
+                trace.step(scan.last_signal == 0
+                               ? std::string("no planner, intent or fixer signal")
+                               : "last planner/intent/fixer signal on line " +
+                                     std::to_string(scan.last_signal) +
+                                     (scan.last_signal_entry != 0
+                                          ? ", its EnterPlanMode on line " +
+                                                std::to_string(scan.last_signal_entry)
+                                          : std::string()) +
+                                     (input.chain_owns_episode ? ": inside the episode, so silent"
+                                                               : ": before the episode"));
+            }
+        }
     }
 
-    const auto context = hint_context(input);
-    if (!context) return std::nullopt;
-    return additional_context("UserPromptSubmit", *context);
+    std::optional<std::string> context = hint_context(input);
+    if (!context) return Decision::nothing();
+    return Decision::context("UserPromptSubmit", std::move(*context));
 }
 
 } // namespace viber::plan_hints

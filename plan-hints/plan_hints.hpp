@@ -2,7 +2,8 @@
 // plain-plan rules as context, and the text it gets.
 #pragma once
 
-#include <boost/json/value.hpp>
+#include "common/decision.hpp"
+#include "common/trace.hpp"
 
 #include <optional>
 #include <string>
@@ -20,7 +21,7 @@ struct HintsInput {
 // The additionalContext to inject, or nullopt for silence.
 std::optional<std::string> hint_context(const HintsInput& input);
 
-// The hook: payload bytes in, the UserPromptSubmit answer (or nothing) out. Fails open to nothing.
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+// hook_main's entry: the UserPromptSubmit context, or nothing. Fails open to nothing.
+Decision decide(const HookInput& in, Trace& trace);
 
 } // namespace viber::plan_hints

@@ -20,5 +20,15 @@
 
 int main(int argc, char** argv) {
     namespace hook = viber::session_start_hook;
-    return viber::hook_main(argc, argv, {"session-start", hook::contract, hook::run, hook::fail_open});
+    return viber::hook_main(
+        argc, argv,
+        {.name = "session-start",
+         .help =
+             "SessionStart hook. Reads the payload's top-level cwd; the plugin files\n"
+             "hooks/content/manifest.md and skills/setup/templates/viber.yml, and the project's\n"
+             ".claude/viber.yml (git top level of cwd, else cwd). Prints {\"hookSpecificOutput\":\n"
+             "{\"hookEventName\":\"SessionStart\",\"additionalContext\":<manifest.md>},\n"
+             "\"systemMessage\":\"viber loaded <version>[ - <notes>]\"}. Always exits 0.",
+         .decide = hook::decide,
+         .fail_open = hook::fail_open});
 }

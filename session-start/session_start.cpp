@@ -51,6 +51,17 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
     return length;
 }
 
+// The answer as a decision: its kind is context, and the banner is the text the log keeps.
+Decision as_decision(boost::json::value answer) {
+    Decision decision;
+    decision.kind = DecisionKind::context;
+    if (const auto* message = answer.as_object().if_contains("systemMessage");
+        message != nullptr && message->is_string())
+        decision.reason = std::string(message->get_string());
+    decision.answer = std::move(answer);
+    return decision;
+}
+
 } // namespace
 
 std::optional<std::string_view> manifest_context(std::string_view manifest) {
@@ -181,27 +192,26 @@ Inputs gather(const std::optional<std::string>& cwd) {
     return inputs;
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
+Decision decide(const HookInput& in, Trace&) {
     // Only `cwd` is used; a bad payload means no cwd, and the banner and manifest still go out.
     std::optional<std::string> cwd;
-    if (stdin_bytes) {
-        if (const auto payload = parse_object(*stdin_bytes)) {
-            if (const auto field = string_field(*payload, "cwd"); field && !field->empty())
-                cwd = std::string(*field);
-        }
+    if (in.payload != nullptr) {
+        if (const auto field = string_field(*in.payload, "cwd"); field && !field->empty())
+            cwd = std::string(*field);
     }
-    return decide(gather(cwd));
+    return as_decision(decide(gather(cwd)));
 }
 
-std::optional<boost::json::value> fail_open(const std::optional<std::string>&) {
+Decision fail_open() {
     try {
-        return run(std::nullopt);
+        Trace off;
+        return decide(HookInput{}, off);
     } catch (...) {
     }
     const char* root = std::getenv("CLAUDE_PLUGIN_ROOT");
     std::optional<std::string_view> plugin_root;
     if (root != nullptr && *root != '\0') plugin_root = root;
-    return session_start(std::nullopt, "viber loaded " + plugin_version(plugin_root));
+    return as_decision(session_start(std::nullopt, "viber loaded " + plugin_version(plugin_root)));
 }
 
 } // namespace viber::session_start_hook

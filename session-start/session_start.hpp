@@ -2,6 +2,9 @@
 // user-facing banner with the version, the schema note and the context-cap note.
 #pragma once
 
+#include "common/decision.hpp"
+#include "common/trace.hpp"
+
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <optional>
@@ -9,13 +12,6 @@
 #include <string_view>
 
 namespace viber::session_start_hook {
-
-// Two or three lines for --help.
-inline constexpr std::string_view contract =
-    "Prints {\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":"
-    "<manifest.md>},\"systemMessage\":\"viber loaded <version>[ - <notes>]\"}.\n"
-    "Reads hooks/content/manifest.md, skills/setup/templates/viber.yml and the project's\n"
-    ".claude/viber.yml (git top level of the payload's cwd, else cwd). Always exits 0.";
 
 // Claude Code keeps only this many characters (code points) of additionalContext.
 inline constexpr std::size_t context_cap = 10000;
@@ -74,12 +70,12 @@ std::string project_config_path(const std::string& cwd);
 // Reads every input from disk and the environment, for the payload's `cwd` (nullopt: none).
 Inputs gather(const std::optional<std::string>& cwd);
 
-// Hook mode: raw stdin (nullopt when the bounded read failed) to the answer. Never nullopt: the
-// banner always goes out.
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+// hook_main's entry: the answer for the payload's `cwd` (none when there is no payload). Always
+// an answer: the banner always goes out.
+Decision decide(const HookInput& in, Trace& trace);
 
-// After an exception in `run`: `run` once more without a payload (banner and manifest); if that
-// throws too, the banner alone, which reads no file.
-std::optional<boost::json::value> fail_open(const std::optional<std::string>& stdin_bytes);
+// After an exception in `decide`: `decide` once more without a payload (banner and manifest); if
+// that throws too, the banner alone, which reads no file.
+Decision fail_open();
 
 } // namespace viber::session_start_hook

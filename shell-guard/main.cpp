@@ -1,14 +1,41 @@
-// main.cpp: the shell-guard executable (its Contract opens shell_guard.cpp).
+// main.cpp: shell-guard, the PreToolUse Bash hook holding viber's coders and reviewers to R1-R5
+// (the rules and why each exists open shell_guard.cpp).
+//
+// Contract:
+//   argv   none in hook mode; tool mode: --help, --version (a bad argument: usage on stderr,
+//          exit 1)
+//   cwd    not used (the payload's `cwd` is)
+//   env    HOME, when a write target opens with `~` or `$HOME`
+//   reads  stdin; for viber:task-coder, when a write target must be placed, the `.git` entries
+//          on the way up from the payload's `cwd` (its git top level). No file is opened and no
+//          process is started, for any caller.
+//   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type`, `cwd` and
+//          `tool_input.command` are read (to EOF within 64 MiB, 2 s idle, 8 s in all; a leading
+//          UTF-8 BOM stripped)
+//   stdout for `viber:task-coder` (R1-R5), `viber:task-reviewer` and `viber:final-reviewer` (R2
+//          only), when the command breaks a rule binding the caller: one line
+//          {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
+//          "permissionDecisionReason":"viber guard: …"}} naming each broken rule, in order, with
+//          the correction to apply. Nothing otherwise, never an allow: an allow would skip the
+//          user's own permission rules for every command the guard lets through.
+//   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
+//          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
+//          A command nesting past the command model's cap is judged on what was found in it.
 #include "common/hook_main.hpp"
 #include "shell-guard/shell_guard.hpp"
 
 int main(int argc, char** argv) {
     return viber::hook_main(
         argc, argv,
-        {"shell-guard",
-         "PreToolUse Bash hook. For viber:task-coder refuses R1 chains, R2 git stash/checkout/"
-         "restore/clean, R3 rm,\nR4 file writes outside .temp/, R5 inline or .temp/ interpreter "
-         "code; for viber:task-reviewer and viber:final-reviewer R2 only.\nA refusal is a deny "
-         "whose reason opens `viber guard:`; anything else prints nothing. Exit 0 always.",
-         viber::shell_guard::run, nullptr});
+        {.name = "shell-guard",
+         .help =
+             "PreToolUse Bash hook. Reads the payload's top-level agent_type, cwd and\n"
+             "tool_input.command (and HOME for ~ targets). For viber:task-coder refuses R1\n"
+             "chains, R2 git stash/checkout/restore/clean/switch/reset --hard, R3 rm/unlink/\n"
+             "shred -u/find -delete, R4 file writes into the work tree outside .temp/, R5 inline\n"
+             "or .temp/ interpreter code; for viber:task-reviewer and viber:final-reviewer R2.\n"
+             "A refusal is a deny whose reason opens `viber guard:`; anything else prints\n"
+             "nothing. Exit 0 always.",
+         .decide = viber::shell_guard::decide,
+         .prefilter = viber::Prefilter::viber_agent});
 }

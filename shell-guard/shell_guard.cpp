@@ -1,83 +1,62 @@
-// shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5.
-//
-// Contract:
-//   argv   none in hook mode; tool mode: --help, --version (a bad argument: usage on stderr,
-//          exit 1)
-//   cwd    not used
-//   env    not used
-//   reads  stdin only: no file is opened and no process is started, for any caller
-//   stdin  the PreToolUse payload of a Bash call: the top-level `agent_type` and
-//          `tool_input.command` are read (to EOF within 64 MiB, 2 s idle, 8 s in all; a leading
-//          UTF-8 BOM stripped)
-//   stdout for `viber:task-coder` (R1-R5), `viber:task-reviewer` and `viber:final-reviewer` (R2
-//          only), when the command breaks a rule binding the caller: one line
-//          {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
-//          "permissionDecisionReason":"viber guard: …"}} naming each broken rule, in order, with
-//          the correction to apply. Nothing otherwise, never an allow: an allow would skip the
-//          user's own permission rules for every command the guard lets through.
-//   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
-//          is parsed), not JSON, not an object, without the keys, an unread stdin, a command the
-//          lexer could not analyze completely (its depth cap), any exception.
+// shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5
+// (its Contract opens main.cpp).
 //
 // Why each rule (the agents carry one line per rule; the reasons live here):
 //   R1 chain (coder). One command per Bash call keeps every command visible as itself to the
 //      user's permission rules and to the guards, and makes the coder read each result before the
 //      next step: `make && rm x` hides a second command behind an allowed first, and `a; b` runs b
-//      after a failed a. The rule is lexical (any unquoted `;`, `;;`, `&&`, `||` at any depth,
+//      after a failed a. The rule is lexical (any unquoted `;`, `&&`, `||` wherever commands run,
 //      `for …; do …; done` included) so the agent can apply it without judging which chains are
-//      harmless. A newline, `|` and `&` are not chains.
-//   R2 git stash / checkout / restore / clean (coder and both reviewers). The coders and
-//      reviewers of one build share one working tree, one index and one stash stack: any of the
-//      four discards or swaps another agent's uncommitted work. Git stays read-only (status, diff,
-//      log, show); the coder's only index writes, `git rm -r -q --` and
-//      `git update-index --chmod=+x --`, stay allowed. Git's global options (`-C <dir>`,
-//      `-c <k=v>`, `--git-dir …`, `--no-pager`, …) are looked through: `git -C . stash` stashes.
-//   R3 rm (coder). A file in the shared tree may be another coder's or the user's, and rm cannot
-//      be undone. A tracked file is removed with `git rm`, so the removal is in the diff the
-//      reviewer reads; a scratch file the coder must leave outside .temp/ is named on its SCRATCH:
-//      line, and the implementor drops it at commit. Found wherever a command runs: through
-//      xargs, the wrappers, `bash -c`, `eval`, and `find -exec`; a quoted or escaped command word
-//      is still rm, a quoted `rm` argument is not. rmdir (empty directories only) and git rm are
-//      not rm.
+//      harmless. A newline, `|`, `&`, a case clause's `;;` and the `&&` of `[[ … ]]` are not
+//      chains.
+//   R2 git that discards or moves the shared work tree (coder and both reviewers). The coders and
+//      reviewers of one build share one working tree, one index and one stash stack: stash,
+//      checkout, restore, clean, switch, `reset --hard|--merge|--keep`, checkout-index and
+//      `read-tree -u` discard or swap another agent's uncommitted work, and a `-c alias.*` or
+//      `-c help.autocorrect` option can make any word run them. Git stays read-only (status,
+//      diff, log, show); the coder's only index writes, `git rm -r -q --` and
+//      `git update-index --chmod=+x --`, stay allowed. Git's global options are looked through.
+//   R3 removing files (coder). A file in the shared tree may be another coder's or the user's, and
+//      a removal cannot be undone: rm, unlink, `shred -u` and `find -delete` all remove. A tracked
+//      file is removed with `git rm`, so the removal is in the diff the reviewer reads; a scratch
+//      file the coder must leave outside .temp/ is named on its SCRATCH: line. rmdir (empty
+//      directories only) and git rm are not removals.
 //   R4 a file write through Bash (coder). Files are written with the Write and Edit tools, whose
-//      changes the harness shows and tracks; a write inside a redirect, tee, `sed -i` or `perl -i`
-//      (also run by xargs or find -exec, onto the files they hand over) bypasses that and can
-//      clobber files the task does not own. `.temp/` is the scratch area (the coder's out
-//      directory) and stays writable. Only relative targets are judged: the working tree is where
-//      the agent runs, and an absolute target (`/dev/null`, `/tmp/x`) lies outside it. `~/x` and
-//      `$VAR/x` are not judged either: they expand to places the guard cannot see (home,
-//      `$TMPDIR`, an out directory), refusing them would refuse the agent's legitimate scratch
-//      writes, and the guard fails open on what it cannot read; the one exception is `$PWD`,
-//      `${PWD}`, `$(pwd)`, which is the working tree itself. `..` is resolved: `../x` and
-//      `.temp/../x` are outside `.temp/`. `<>` counts as a write: it creates the file.
+//      changes the harness shows and tracks; a write through a redirect or a writing command
+//      (tee, sed -i, cp, mv, curl -o, git apply, …) bypasses that and can clobber files the task
+//      does not own. `.temp/` is the scratch area and stays writable. Every target is placed
+//      against the payload's `cwd`: a write is one that lands inside the work tree (the git top
+//      level of cwd) outside any `.temp` directory; a target opening with an expansion the guard
+//      cannot know (`$TMPDIR/x`) is not judged, except the spellings of the working directory.
 //   R5 inline or .temp/ interpreter code (coder). Code given inline (`python -c`, a heredoc or a
 //      pipe as the script, `node -e`, `bash -c`, …) or from a script under .temp/ (never
 //      committed, never reviewed) is code no reviewer sees and nobody can rerun, and it is the
 //      easy way around R3 and R4 (`python -c "os.remove(…)"`). The code goes in a file written
 //      with Write outside .temp/, run as such (`python3 tools/check.py`) and named on SCRATCH:
-//      when it is not part of the task. The same stdin rule holds for every interpreter listed
-//      (a `-` script, or no script with stdin from a pipe, heredoc or herestring), and a script
-//      fed through `<` counts as the script. A .temp/ script is any script path holding a `.temp`
-//      directory (`/repo/.temp/x.py` too), also when run by its own path (`./.temp/x.sh`).
+//      when it is not part of the task.
 #include "shell-guard/shell_guard.hpp"
 
+#include "common/git.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
+#include "common/shell_lexer.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdlib>
+#include <span>
 #include <vector>
 
 namespace viber::shell_guard {
 
 namespace {
 
-using shell::Analysis;
-using shell::Invocation;
+using shell::Command;
 using shell::Redirect;
 using shell::RedirectKind;
 using shell::Word;
+using Words = std::span<const Word>;
 
 // ---------------------------------------------------------------------------------------------
 // Callers and the rules binding each.
@@ -88,9 +67,9 @@ struct Binding {
 };
 
 constexpr std::array<Binding, 3> bindings{{
-    {"viber:task-coder", RuleSet::all()},
-    {"viber:task-reviewer", RuleSet().add(Rule::git_write)},
-    {"viber:final-reviewer", RuleSet().add(Rule::git_write)},
+    {.agent_type = "viber:task-coder", .rules = RuleSet::all()},
+    {.agent_type = "viber:task-reviewer", .rules = RuleSet().add(Rule::git_write)},
+    {.agent_type = "viber:final-reviewer", .rules = RuleSet().add(Rule::git_write)},
 }};
 
 // ---------------------------------------------------------------------------------------------
@@ -103,19 +82,20 @@ struct Correction {
 
 constexpr std::array<Correction, 5> corrections{{
     {Rule::chain,
-     "R1 (chained command: ;, &&, || or ;;): run one command per Bash call and read its result "
+     "R1 (chained command: ;, && or ||): run one command per Bash call and read its result "
      "before the next call."},
     {Rule::git_write,
-     "R2 (git stash, checkout, restore or clean): keep git read-only (status, diff, log, show); "
-     "the "
-     "working tree and its stash stack are shared with the other agents, so leave them as they "
-     "are."},
+     "R2 (git stash, checkout, restore, clean, switch, reset --hard/--merge/--keep, "
+     "checkout-index, read-tree -u, or a -c alias/help.autocorrect option): keep git read-only "
+     "(status, diff, log, show); the working tree and its stash stack are shared with the other "
+     "agents, so leave them as they are."},
     {Rule::remove,
-     "R3 (rm): leave files in place; remove a tracked file with git rm -r -q -- <path>, and name a "
-     "scratch file you must leave outside .temp/ on your SCRATCH: line."},
+     "R3 (rm, unlink, shred -u, find -delete): leave files in place; remove a tracked file with "
+     "git rm -r -q -- <path>, and name a scratch file you must leave outside .temp/ on your "
+     "SCRATCH: line."},
     {Rule::file_write,
-     "R4 (file write through Bash onto a path outside .temp/): write and change files with the "
-     "Write or Edit tool; only output under .temp/ (your out directory) may be written from "
+     "R4 (file write through Bash into the work tree outside .temp/): write and change files with "
+     "the Write or Edit tool; only output under .temp/ (your out directory) may be written from "
      "Bash."},
     {Rule::inline_code,
      "R5 (inline or .temp/ interpreter code): put the code in a file with the Write tool outside "
@@ -134,17 +114,13 @@ bool is_alpha(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+char lower(char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
 template <std::size_t N>
 bool one_of(std::string_view word, const std::array<std::string_view, N>& table) {
     return std::find(table.begin(), table.end(), word) != table.end();
-}
-
-// The command's name as the rules compare it: the lexer has already cut quotes and the path
-// prefix; a Windows `.exe` suffix (Git Bash) names the same program.
-std::string_view program(const Invocation& invocation) {
-    std::string_view name = invocation.name;
-    if (name.size() > 4 && name.substr(name.size() - 4) == ".exe") name.remove_suffix(4);
-    return name;
 }
 
 // `base` alone or followed by a version (`python3`, `python3.11`, `perl5.36`).
@@ -154,6 +130,151 @@ bool is_versioned(std::string_view name, std::string_view base) {
     return std::all_of(version.begin(), version.end(),
                        [](char c) { return is_digit(c) || c == '.'; });
 }
+
+bool is_option(std::string_view w) {
+    return w.size() > 1 && w[0] == '-';
+}
+
+// `--in` and `--in-pl=.bak` are `--in-place`: GNU tools take an unambiguous prefix of a long
+// option. `option` is the word up to any `=`.
+bool is_long_prefix(std::string_view option, std::string_view full, std::size_t unique_from) {
+    return option.size() >= unique_from && option.size() <= full.size() && full.starts_with(option);
+}
+
+// ---------------------------------------------------------------------------------------------
+// R4: placing a target.
+
+// Backslashes read as `/` and a drive `C:` as `/c` (Git Bash spellings), as the plan file limit
+// reads them.
+std::string slashed(std::string_view path) {
+    std::string text(path);
+    std::replace(text.begin(), text.end(), '\\', '/');
+    if (text.size() >= 2 && is_alpha(text[0]) && text[1] == ':' &&
+        (text.size() == 2 || text[2] == '/'))
+        text = "/" + std::string(1, lower(text[0])) + text.substr(2);
+    return text;
+}
+
+// `.` and `..` resolved lexically, runs of `/` folded: the segments of an absolute path.
+std::vector<std::string_view> segments_of(std::string_view absolute) {
+    std::vector<std::string_view> segments;
+    std::size_t start = 0;
+    while (start <= absolute.size()) {
+        std::size_t end = absolute.find('/', start);
+        if (end == std::string_view::npos) end = absolute.size();
+        const std::string_view segment = absolute.substr(start, end - start);
+        if (segment == "..") {
+            if (!segments.empty()) segments.pop_back();
+        } else if (!segment.empty() && segment != ".") {
+            segments.push_back(segment);
+        }
+        start = end + 1;
+    }
+    return segments;
+}
+
+const std::string& work_tree_of(Place& place) {
+    if (!place.work_tree) {
+        std::optional<std::string> top = git_top_level(*place.cwd);
+        place.work_tree = slashed(top ? *top : *place.cwd);
+    }
+    return *place.work_tree;
+}
+
+// The spellings of the working directory (and of the git top level) a target may open with.
+struct DirectorySpelling {
+    std::string_view text;
+    bool top_level; // `$(git rev-parse --show-toplevel)`
+};
+
+constexpr std::array<DirectorySpelling, 8> directory_spellings{{
+    {"$PWD", false},
+    {"${PWD}", false},
+    {"${PWD%/}", false},
+    {"$(pwd)", false},
+    {"$(pwd -P)", false},
+    {"`pwd`", false},
+    {"$(git rev-parse --show-toplevel)", true},
+    {"`git rev-parse --show-toplevel`", true},
+}};
+
+} // namespace
+
+bool is_write_target(std::string_view target, Place& place) {
+    if (target.empty() || target == "-") return false;
+    if (target.starts_with(">(") || target.starts_with("<(")) return false; // process substitution
+    std::string path;
+    bool at_work_tree = false;
+    if (target[0] == '$' || target[0] == '`') {
+        for (const DirectorySpelling& spelling : directory_spellings) {
+            if (target.starts_with(spelling.text) &&
+                (target.size() == spelling.text.size() || target[spelling.text.size()] == '/')) {
+                path = "." + std::string(target.substr(spelling.text.size()));
+                at_work_tree = spelling.top_level;
+                break;
+            }
+        }
+        if (path.empty()) {
+            for (std::string_view home : {std::string_view("$HOME"), std::string_view("${HOME}")}) {
+                if (target.starts_with(home) &&
+                    (target.size() == home.size() || target[home.size()] == '/')) {
+                    if (!place.home) return false;
+                    path = *place.home + std::string(target.substr(home.size()));
+                }
+            }
+        }
+        if (path.empty()) return false; // any other expansion: a place the guard cannot know
+    } else if (target[0] == '~') {
+        if (target.size() > 1 && target[1] != '/') return false; // ~user
+        if (!place.home) return false;
+        path = *place.home + std::string(target.substr(1));
+    } else {
+        path = std::string(target);
+    }
+    path = slashed(path);
+    if (path.starts_with("/dev/")) return false;
+    const bool relative = path.empty() || path[0] != '/';
+    if (!place.cwd) {
+        // The seed's rule: a relative target outside .temp/ is a write, an absolute one is not.
+        if (!relative) return false;
+        const std::string rooted = "/" + path;
+        const std::vector<std::string_view> segments = segments_of(rooted);
+        // `..` above the start leaves the tree: segments_of clamps at the root, so count them.
+        int height = 0;
+        std::size_t start = 0;
+        while (start <= path.size()) {
+            std::size_t end = path.find('/', start);
+            if (end == std::string_view::npos) end = path.size();
+            const std::string_view segment = std::string_view(path).substr(start, end - start);
+            if (segment == "..")
+                --height;
+            else if (!segment.empty() && segment != ".")
+                ++height;
+            if (height < 0) return true; // above the working directory: outside .temp/
+            start = end + 1;
+        }
+        return !(segments.size() >= 2 && segments.front() == ".temp");
+    }
+    std::string absolute;
+    if (relative) {
+        absolute = at_work_tree ? work_tree_of(place) : slashed(*place.cwd);
+        absolute += "/";
+        absolute += path;
+    } else {
+        absolute = path;
+    }
+    const std::vector<std::string_view> target_segments = segments_of(absolute);
+    const std::string& tree = work_tree_of(place);
+    const std::vector<std::string_view> tree_segments = segments_of(tree);
+    if (target_segments.size() <= tree_segments.size()) return false; // the tree itself or above
+    if (!std::equal(tree_segments.begin(), tree_segments.end(), target_segments.begin()))
+        return false; // outside the work tree
+    for (std::size_t k = tree_segments.size(); k < target_segments.size(); ++k)
+        if (target_segments[k] == ".temp") return false;
+    return true;
+}
+
+namespace {
 
 // ---------------------------------------------------------------------------------------------
 // R2: git's global options, kept as tables.
@@ -166,23 +287,117 @@ constexpr std::array<std::string_view, 9> git_options_with_value{"-C",          
 // These make git print something and exit before any subcommand runs.
 constexpr std::array<std::string_view, 7> git_options_that_exit{
     "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path"};
-constexpr std::array<std::string_view, 4> git_writes{"stash", "checkout", "restore", "clean"};
+constexpr std::array<std::string_view, 6> git_writes{"stash", "checkout", "restore",
+                                                     "clean", "switch",   "checkout-index"};
+
+// `alias.x=…` / `help.autocorrect=…` given to `-c`: either can make any word run a git write.
+bool is_dangerous_git_config(std::string_view setting) {
+    std::string key;
+    for (char c : setting.substr(0, setting.find('='))) key += lower(c);
+    return key.starts_with("alias.") || key == "help.autocorrect";
+}
+
+// R2 for one git command.
+bool runs_git_write(const Command& git) {
+    const Words args = git.args();
+    std::size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w.empty() || w[0] != '-') break;
+        if (w == "--" || one_of(w, git_options_that_exit)) return false;
+        if (w == "-c" && i + 1 < args.size() && is_dangerous_git_config(args[i + 1].text))
+            return true;
+        if (w.starts_with("-c") && w.size() > 2 && is_dangerous_git_config(w.substr(2)))
+            return true;
+        if (w.starts_with("--config-env=") && is_dangerous_git_config(w.substr(13))) return true;
+        if (one_of(w, git_options_with_value)) ++i; // attached forms are one word
+    }
+    if (i >= args.size()) return false;
+    const std::string_view subcommand = args[i].text;
+    if (one_of(subcommand, git_writes)) return true;
+    const Words rest = args.subspan(i + 1);
+    if (subcommand == "reset")
+        return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
+            return w.text == "--hard" || w.text == "--merge" || w.text == "--keep";
+        });
+    if (subcommand == "read-tree")
+        return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
+            return w.text == "-u" || (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
+                                      w.text.find('u') != std::string_view::npos);
+        });
+    return false;
+}
+
+// find's tests and actions that take a value: `-name -delete` names a file, it deletes nothing.
+constexpr std::array<std::string_view, 34> find_value_primaries{
+    "-name",     "-iname",  "-path",   "-ipath",   "-wholename", "-iwholename", "-regex",
+    "-iregex",   "-lname",  "-ilname", "-type",    "-xtype",     "-user",       "-group",
+    "-uid",      "-gid",    "-perm",   "-size",    "-newer",     "-anewer",     "-cnewer",
+    "-atime",    "-ctime",  "-mtime",  "-amin",    "-cmin",      "-mmin",       "-maxdepth",
+    "-mindepth", "-printf", "-fprint", "-fprint0", "-samefile",  "-inum"};
+
+// find's `-delete` action, outside the values of other primaries and outside -exec clauses.
+bool find_deletes(Words args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "-delete") return true;
+        if (w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir") {
+            while (i + 1 < args.size() && args[i + 1].text != ";" && args[i + 1].text != "+") ++i;
+            ++i;
+            continue;
+        }
+        if (w == "-fprintf") {
+            i += 2;
+            continue;
+        }
+        if (one_of(w, find_value_primaries)) ++i;
+    }
+    return false;
+}
+
+// R3 for one command.
+bool removes_files(const Command& c) {
+    if (c.is("rm") || c.is("unlink")) return true;
+    const Words args = c.args();
+    if (c.is("shred")) {
+        for (const Word& word : args) {
+            const std::string_view w = word.text;
+            if (w == "--") break;
+            if (w.starts_with("--")) {
+                if (is_long_prefix(w.substr(0, w.find('=')), "--remove", 4)) return true;
+                continue;
+            }
+            if (is_option(w) && w.find('u') != std::string_view::npos &&
+                w.find_first_of("ns") == std::string_view::npos)
+                return true;
+            if (is_option(w) &&
+                (w.find('n') != std::string_view::npos || w.find('s') != std::string_view::npos)) {
+                // -n N / -s N take a value: a `u` before them in the group still counts
+                const std::size_t value_at = w.find_first_of("ns");
+                if (w.substr(0, value_at).find('u') != std::string_view::npos) return true;
+            }
+        }
+        return false;
+    }
+    if (c.is("find")) return find_deletes(args);
+    return false;
+}
 
 // ---------------------------------------------------------------------------------------------
 // R5: the interpreters and how each is given its code.
 
-// What an interpreter invocation runs.
 struct Launch {
     bool inline_code = false;               // code on the command line (-c, -e, eval, …)
-    bool module = false;                    // a named module or task, not a file (python -m)
+    bool names_other = false;               // a module, a version query, help: no script
     std::optional<std::string_view> script; // the script operand, "-" for stdin
+    bool temp_code = false;                 // .temp/ code loaded by an option (node -r, --rcfile)
 };
 
-using LaunchParser = Launch (*)(const std::vector<Word>& args);
+bool inside_temp(std::string_view path);
 
-// python: -c CODE, -m MOD end the options; -W, -X, -Q take a value; the first operand is the
-// script.
-Launch python_launch(const std::vector<Word>& args) {
+// python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
+// value.
+Launch python_launch(Words args) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
@@ -190,11 +405,12 @@ Launch python_launch(const std::vector<Word>& args) {
             if (i + 1 < args.size()) launch.script = args[i + 1].text;
             return launch;
         }
-        if (w == "-" || w.size() < 2 || w[0] != '-') {
+        if (w == "-" || !is_option(w)) {
             launch.script = w;
             return launch;
         }
         if (w[1] == '-') {
+            if (w == "--version" || w == "--help" || w == "--help-all") launch.names_other = true;
             if (w == "--check-hash-based-pycs") ++i;
             continue;
         }
@@ -204,8 +420,8 @@ Launch python_launch(const std::vector<Word>& args) {
                 launch.inline_code = true;
                 return launch;
             }
-            if (c == 'm') {
-                launch.module = true;
+            if (c == 'm' || c == 'V' || c == 'h') {
+                launch.names_other = true;
                 return launch;
             }
             if (c == 'W' || c == 'X' || c == 'Q') {
@@ -217,11 +433,23 @@ Launch python_launch(const std::vector<Word>& args) {
     return launch;
 }
 
-// node: -e/--eval/-p/--print (also clustered, `-pe`) give the code; -r, --import … take a value.
-Launch node_launch(const std::vector<Word>& args) {
-    static constexpr std::array<std::string_view, 9> with_value{
-        "-r", "--require",    "--import",     "--loader", "--experimental-loader",
-        "-C", "--conditions", "--input-type", "--title"};
+// node and friends (tsx, ts-node): -e/--eval/-p/--print give the code; -r, --import … load a
+// module, which counts when it is .temp/ code.
+Launch node_launch(Words args) {
+    static constexpr std::array<std::string_view, 12> with_value{"-r",
+                                                                 "--require",
+                                                                 "--import",
+                                                                 "--loader",
+                                                                 "--experimental-loader",
+                                                                 "-C",
+                                                                 "--conditions",
+                                                                 "--input-type",
+                                                                 "--title",
+                                                                 "--env-file",
+                                                                 "--inspect-port",
+                                                                 "--redirect-warnings"};
+    static constexpr std::array<std::string_view, 4> loads_code{"-r", "--require", "--import",
+                                                                "--loader"};
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
@@ -229,7 +457,7 @@ Launch node_launch(const std::vector<Word>& args) {
             if (i + 1 < args.size()) launch.script = args[i + 1].text;
             return launch;
         }
-        if (w == "-" || w.size() < 2 || w[0] != '-') {
+        if (w == "-" || !is_option(w)) {
             launch.script = w;
             return launch;
         }
@@ -238,19 +466,31 @@ Launch node_launch(const std::vector<Word>& args) {
             launch.inline_code = true;
             return launch;
         }
+        if (w == "-v" || w == "--version" || w == "-h" || w == "--help") {
+            launch.names_other = true;
+            return launch;
+        }
         if (w[1] != '-' && w.find_first_not_of("epi", 1) == std::string_view::npos &&
             w.find_first_of("ep", 1) != std::string_view::npos) {
             launch.inline_code = true; // -pe, -ep, -pi …
             return launch;
         }
-        if (one_of(w, with_value)) ++i;
+        const std::size_t eq = w.find('=');
+        const std::string_view option = w.substr(0, eq);
+        if (one_of(option, loads_code)) {
+            const std::string_view value = eq != std::string_view::npos
+                                               ? w.substr(eq + 1)
+                                               : (i + 1 < args.size() ? args[i + 1].text : "");
+            if (inside_temp(value)) launch.temp_code = true;
+        }
+        if (eq == std::string_view::npos && one_of(w, with_value)) ++i;
     }
     return launch;
 }
 
 // perl and ruby share one switch grammar: clustered switches; -e CODE (the rest of the word or the
-// next word); -i[EXTENSION] (in place, the rest of the word its backup extension); -0 and -l
-// followed by digits; switches whose argument is the rest of the word or the next word.
+// next word); -i[EXTENSION] (in place); -0 and -l followed by digits; switches whose argument is
+// the rest of the word or the next word.
 struct SwitchGrammar {
     std::string_view inline_switches; // give the program as code
     std::string_view rest_switches;   // take the rest of the word
@@ -263,10 +503,11 @@ constexpr SwitchGrammar ruby_switches{"e", "FxWK", "CEIr"};
 struct Switches {
     bool inline_code = false;
     bool in_place = false;
+    bool names_other = false;
     std::size_t first_operand = 0; // the script (without inline code), then the program's arguments
 };
 
-Switches read_switches(const std::vector<Word>& args, const SwitchGrammar& grammar) {
+Switches read_switches(Words args, const SwitchGrammar& grammar) {
     Switches switches;
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
@@ -275,14 +516,18 @@ Switches read_switches(const std::vector<Word>& args, const SwitchGrammar& gramm
             ++i;
             break;
         }
-        if (w == "-" || w.size() < 2 || w[0] != '-') break;
-        if (w[1] == '-') continue; // --version, --enable=…: long flags
+        if (w == "-" || !is_option(w)) break;
+        if (w[1] == '-') {
+            if (w == "--version" || w == "--help") switches.names_other = true;
+            continue;
+        }
         for (std::size_t j = 1; j < w.size(); ++j) {
             const char c = w[j];
             if (c == 'i') {
                 switches.in_place = true;
                 break;
             }
+            if (c == 'v' || c == 'h') switches.names_other = true;
             if (grammar.inline_switches.find(c) != std::string_view::npos) {
                 switches.inline_code = true;
                 if (j + 1 == w.size()) ++i; // the code is the next word
@@ -305,25 +550,26 @@ Switches read_switches(const std::vector<Word>& args, const SwitchGrammar& gramm
     return switches;
 }
 
-Launch perl_style_launch(const std::vector<Word>& args, const SwitchGrammar& grammar) {
+Launch perl_style_launch(Words args, const SwitchGrammar& grammar) {
     const Switches switches = read_switches(args, grammar);
     Launch launch;
     launch.inline_code = switches.inline_code;
+    launch.names_other = switches.names_other;
     if (!launch.inline_code && switches.first_operand < args.size())
         launch.script = args[switches.first_operand].text;
     return launch;
 }
 
-Launch perl_launch(const std::vector<Word>& args) {
+Launch perl_launch(Words args) {
     return perl_style_launch(args, perl_switches);
 }
 
-Launch ruby_launch(const std::vector<Word>& args) {
+Launch ruby_launch(Words args) {
     return perl_style_launch(args, ruby_switches);
 }
 
 // php: -r/-R/-B/-E CODE (and --run, --process-code, --process-begin, --process-end), -f FILE.
-Launch php_launch(const std::vector<Word>& args) {
+Launch php_launch(Words args) {
     static constexpr std::array<std::string_view, 8> inline_options{
         "-r", "-R", "-B", "-E", "--run", "--process-code", "--process-begin", "--process-end"};
     static constexpr std::array<std::string_view, 8> with_value{
@@ -336,7 +582,12 @@ Launch php_launch(const std::vector<Word>& args) {
             if (i + 1 < args.size()) launch.script = args[i + 1].text;
             return launch;
         }
-        if (w == "-" || w.size() < 2 || w[0] != '-') {
+        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-m" || w == "-i" ||
+            w == "-l") {
+            launch.names_other = true;
+            return launch;
+        }
+        if (w == "-" || !is_option(w)) {
             launch.script = w;
             return launch;
         }
@@ -351,9 +602,9 @@ Launch php_launch(const std::vector<Word>& args) {
     return launch;
 }
 
-// bash, sh, zsh, dash, ksh: -c runs its string; -o/-O/+o/+O take a value; `-` or `--` ends the
-// options and the next word is the script.
-Launch shell_launch(const std::vector<Word>& args) {
+// The shells: -c runs its string (the command model reads it as commands too); -o/-O/+o/+O take
+// a value unless attached; `--rcfile`/`--init-file` load a file; `-` or `--` ends the options.
+Launch shell_launch(Words args) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
@@ -366,7 +617,11 @@ Launch shell_launch(const std::vector<Word>& args) {
             return launch;
         }
         if (w[0] == '-' && w[1] == '-') {
-            if (w == "--rcfile" || w == "--init-file") ++i;
+            if (w == "--rcfile" || w == "--init-file") {
+                if (i + 1 < args.size() && inside_temp(args[i + 1].text)) launch.temp_code = true;
+                ++i;
+            }
+            if (w == "--version" || w == "--help") launch.names_other = true;
             continue;
         }
         bool takes_value = false;
@@ -375,7 +630,14 @@ Launch shell_launch(const std::vector<Word>& args) {
                 launch.inline_code = true;
                 return launch;
             }
-            if (w[j] == 'o' || w[j] == 'O') takes_value = true;
+            if (w[j] == 's' && w[0] == '-') {
+                launch.script = "-";
+                return launch;
+            }
+            if (w[j] == 'o' || w[j] == 'O') {
+                takes_value = j + 1 == w.size();
+                break;
+            }
         }
         if (takes_value) ++i;
     }
@@ -383,7 +645,7 @@ Launch shell_launch(const std::vector<Word>& args) {
 }
 
 // `.` and `source`: the first operand is the script the current shell reads.
-Launch source_launch(const std::vector<Word>& args) {
+Launch source_launch(Words args) {
     Launch launch;
     for (const Word& word : args) {
         if (word.text == "--") continue;
@@ -394,12 +656,19 @@ Launch source_launch(const std::vector<Word>& args) {
 }
 
 // deno: `deno eval CODE` is inline; `deno run [options] SCRIPT`, or a script path as subcommand.
-Launch deno_launch(const std::vector<Word>& args) {
+Launch deno_launch(Words args) {
+    static constexpr std::array<std::string_view, 8> with_value{
+        "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--env-file"};
     Launch launch;
     bool running = false;
-    for (const Word& word : args) {
-        const std::string_view w = word.text;
-        if (w.size() > 1 && w[0] == '-') continue;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (is_option(w)) {
+            if (w.find('=') == std::string_view::npos && one_of(w, with_value)) ++i;
+            if (w == "--version" || w == "-V" || w == "--help" || w == "-h")
+                launch.names_other = true;
+            continue;
+        }
         if (!running) {
             if (w == "eval") {
                 launch.inline_code = true;
@@ -412,7 +681,7 @@ Launch deno_launch(const std::vector<Word>& args) {
             if (w.find('/') != std::string_view::npos || w.find('.') != std::string_view::npos)
                 launch.script = w;
             else
-                launch.module = true; // another subcommand (test, fmt, task …)
+                launch.names_other = true; // another subcommand (test, fmt, task …)
             return launch;
         }
         launch.script = w;
@@ -421,282 +690,635 @@ Launch deno_launch(const std::vector<Word>& args) {
     return launch;
 }
 
-// bun: -e/--eval/-p/--print CODE; `bun run X` or `bun X` runs a file or a package script.
-Launch bun_launch(const std::vector<Word>& args) {
+// Interpreters whose inline code is a flag taking the code: bun, lua, Rscript, tsx, ts-node, pwsh.
+struct InlineFlags {
+    std::array<std::string_view, 4> flags;
+};
+
+template <const InlineFlags& Flags> Launch flag_launch(Words args) {
     Launch launch;
-    for (const Word& word : args) {
-        const std::string_view w = word.text;
-        if (w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w.starts_with("--eval=") ||
-            w.starts_with("--print=")) {
-            launch.inline_code = true;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        for (std::string_view flag : Flags.flags) {
+            if (flag.empty()) continue;
+            const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
+                                           [](char a, char b) { return lower(a) == lower(b); });
+            if (folded || (flag.starts_with("--") && w.starts_with(flag) &&
+                           w.size() > flag.size() && w[flag.size()] == '=')) {
+                launch.inline_code = true;
+                return launch;
+            }
+        }
+        if (w == "--version" || w == "-v" || w == "-V" || w == "--help" || w == "-h") {
+            launch.names_other = true;
             return launch;
         }
-        if (w.size() > 1 && w[0] == '-') continue;
-        if (w == "run") continue;
-        launch.script = w;
-        return launch;
+        if (w == "-" || !is_option(w)) {
+            if (w == "run" && i + 1 < args.size()) continue; // bun run SCRIPT
+            launch.script = w;
+            return launch;
+        }
     }
     return launch;
 }
+
+constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}};
+constexpr InlineFlags lua_flags{{"-e", "", "", ""}};
+constexpr InlineFlags rscript_flags{{"-e", "--expr", "", ""}};
+constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"}};
+constexpr InlineFlags pwsh_flags{{"-c", "-command", "-encodedcommand", "-ec"}};
+
+using LaunchParser = Launch (*)(Words args);
 
 // The interpreter table: a program name (exact, or a versioned family) and its parser.
 struct Interpreter {
     std::string_view name;
     bool versioned; // python3.11, perl5.36 …
     LaunchParser parse;
+    bool reads_stdin = true; // with no script operand, its program comes from stdin
 };
 
-constexpr std::array<Interpreter, 16> interpreters{{
-    {"python", true, python_launch},
-    {"pypy", true, python_launch},
-    {"node", false, node_launch},
-    {"nodejs", false, node_launch},
-    {"perl", true, perl_launch},
-    {"ruby", true, ruby_launch},
-    {"php", true, php_launch},
-    {"bash", false, shell_launch},
-    {"sh", false, shell_launch},
-    {"zsh", false, shell_launch},
-    {"dash", false, shell_launch},
-    {"ksh", false, shell_launch},
-    {".", false, source_launch},
-    {"source", false, source_launch},
-    {"deno", false, deno_launch},
-    {"bun", false, bun_launch},
-}};
+constexpr std::array interpreters{
+    Interpreter{.name = "python", .versioned = true, .parse = python_launch},
+    Interpreter{.name = "pypy", .versioned = true, .parse = python_launch},
+    Interpreter{.name = "node", .versioned = false, .parse = node_launch},
+    Interpreter{.name = "nodejs", .versioned = false, .parse = node_launch},
+    Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
+    Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
+    Interpreter{.name = "php", .versioned = true, .parse = php_launch},
+    Interpreter{.name = "bash", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "sh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "zsh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "dash", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "ksh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "mksh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "ash", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "fish", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
+    Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
+    Interpreter{.name = "deno", .versioned = false, .parse = deno_launch, .reads_stdin = false},
+    Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
+    Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "rscript", .versioned = false, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "tsx", .versioned = false, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "ts-node", .versioned = false, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "pwsh", .versioned = false, .parse = flag_launch<pwsh_flags>},
+    Interpreter{.name = "powershell", .versioned = false, .parse = flag_launch<pwsh_flags>},
+};
 
-const Interpreter* interpreter_of(std::string_view name) {
+const Interpreter* interpreter_of(const Command& c) {
+    if (c.name.empty()) return nullptr;
     for (const Interpreter& interpreter : interpreters) {
-        if (interpreter.versioned ? is_versioned(name, interpreter.name) : name == interpreter.name)
+        if (!c.glob_name && interpreter.name[0] != c.name[0]) continue;
+        if (interpreter.versioned ? is_versioned(c.name, interpreter.name) : c.is(interpreter.name))
             return &interpreter;
     }
     return nullptr;
 }
 
-// ---------------------------------------------------------------------------------------------
-// find -exec: find runs the command that follows -exec/-execdir/-ok/-okdir, up to `;` or `+`.
-
-std::vector<Invocation> find_exec_commands(const Invocation& find) {
-    std::vector<Invocation> commands;
-    const std::vector<Word>& args = find.args;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w != "-exec" && w != "-execdir" && w != "-ok" && w != "-okdir") continue;
-        if (i + 1 >= args.size()) break;
-        Invocation command;
-        command.command_word = args[i + 1];
-        command.name = std::string(shell::strip_path_prefix(args[i + 1].text));
-        command.depth = find.depth;
-        std::size_t j = i + 2;
-        for (; j < args.size() && args[j].text != ";" && args[j].text != "+"; ++j)
-            command.args.push_back(args[j]);
-        commands.push_back(std::move(command));
-        i = j;
-    }
-    return commands;
-}
-
-// find's starting points: the operands before its expression, after its own -H -L -P -D -O
-// options; "." when there are none.
-std::vector<std::string_view> find_start_points(const Invocation& find) {
-    std::vector<std::string_view> starts;
-    const std::vector<Word>& args = find.args;
-    std::size_t i = 0;
-    for (; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "-H" || w == "-L" || w == "-P" || (w.starts_with("-O") && w.size() > 2)) continue;
-        if (w == "-D") {
-            ++i;
+// awk's program runs a command: a `system(` call, or a `|` to or from a string, outside string
+// and regex literals (`||` is not a pipe).
+bool awk_program_runs_command(std::string_view program) {
+    bool in_string = false, in_regex = false;
+    char previous = ' ';
+    for (std::size_t i = 0; i < program.size(); ++i) {
+        const char c = program[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
-        break;
-    }
-    for (; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.starts_with("-") || w == "(" || w == "!" || w == ")" || w == ",") break;
-        starts.push_back(w);
-    }
-    if (starts.empty()) starts.push_back(".");
-    return starts;
-}
-
-// The command find runs on the files under `start`: each `{}` becomes a path inside `start`, so
-// the file rules can judge where the command writes.
-Invocation with_found_paths(const Invocation& command, std::string_view start) {
-    Invocation found = command;
-    const std::string path = std::string(start) + "/{}";
-    for (Word& word : found.args) {
-        for (std::size_t at = word.text.find("{}"); at != std::string::npos;
-             at = word.text.find("{}", at + path.size())) {
-            word.text.replace(at, 2, path);
+        if (in_regex) {
+            if (c == '\\')
+                ++i;
+            else if (c == '/')
+                in_regex = false;
+            continue;
         }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '/' && (previous == '(' || previous == ',' || previous == '~' ||
+                                previous == '!' || previous == '{' || previous == ';' ||
+                                previous == ' ' || previous == '&' || previous == '|')) {
+            // A `/` where an operand starts opens a regex; after an operand it divides.
+            std::size_t back = i;
+            while (back > 0 && (program[back - 1] == ' ' || program[back - 1] == '\t')) --back;
+            const char before = back > 0 ? program[back - 1] : '(';
+            if (!(is_alpha(before) || is_digit(before) || before == ')' || before == '_' ||
+                  before == ']' || before == '$'))
+                in_regex = true;
+        } else if (c == '|') {
+            if (i + 1 < program.size() && program[i + 1] == '|') {
+                ++i;
+            } else {
+                return true;
+            }
+        } else if (c == 's' && program.substr(i, 6) == "system" &&
+                   (i == 0 || !(is_alpha(program[i - 1]) || program[i - 1] == '_'))) {
+            std::size_t after = i + 6;
+            while (after < program.size() && (program[after] == ' ' || program[after] == '\t'))
+                ++after;
+            if (after < program.size() && program[after] == '(') return true;
+        }
+        if (c != ' ' && c != '\t') previous = c;
     }
-    return found;
+    return false;
 }
 
-// The R2, R3 and R5 checks of one command.
-void check_command(const Invocation& invocation, RuleSet binding, RuleSet& broken) {
-    if (binding.has(Rule::git_write) && runs_git_write(invocation)) broken.add(Rule::git_write);
-    if (binding.has(Rule::remove) && runs_rm(invocation)) broken.add(Rule::remove);
-    if (binding.has(Rule::inline_code) && runs_inline_code(invocation))
-        broken.add(Rule::inline_code);
-}
-
-// sed -i / --in-place: GNU option grammar (permuted, clustered; -e/-f/-l take a value; -i takes
-// only an attached suffix). Without -e/-f the first operand is the script; the rest are files.
-bool sed_writes_outside_temp(const Invocation& sed) {
-    bool in_place = false;
-    bool script_given = false;
-    std::vector<std::string_view> operands;
-    const std::vector<Word>& args = sed.args;
+// awk's program: the first operand after its options (-f FILE names a file instead).
+bool awk_runs_command(const Command& awk) {
+    const Words args = awk.args();
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (w == "--") {
-            for (++i; i < args.size(); ++i) operands.push_back(args[i].text);
+            return i + 1 < args.size() && awk_program_runs_command(args[i + 1].text);
+        }
+        if (w == "-f" || w == "--file" || w.starts_with("--file=")) return false;
+        if (w == "-v" || w == "-F" || w == "-i" || w == "--include" || w == "-l" || w == "-E") {
+            ++i;
+            continue;
+        }
+        if (is_option(w)) continue;
+        return awk_program_runs_command(w);
+    }
+    return false;
+}
+
+bool inside_temp(std::string_view path) {
+    if (path.empty()) return false;
+    const std::string text = slashed(path);
+    // Any `.temp` directory on the way to the file.
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = text.find('/', start);
+        if (end == std::string::npos) break; // the last segment is the file itself
+        if (std::string_view(text).substr(start, end - start) == ".temp") return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// The environment variables that load code, and .temp/ code named in one of them.
+constexpr std::array<std::string_view, 7> code_loading_variables{
+    "BASH_ENV", "ENV", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT"};
+
+bool assignment_loads_temp_code(std::string_view assignment) {
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string_view::npos) return false;
+    std::string_view name = assignment.substr(0, eq);
+    if (name.ends_with("+")) name.remove_suffix(1);
+    if (!one_of(name, code_loading_variables)) return false;
+    return assignment.find(".temp/") != std::string_view::npos || assignment.ends_with(".temp");
+}
+
+// R5 for one command.
+bool runs_inline_code(const Command& c) {
+    for (const Word& a : c.assignments)
+        if (assignment_loads_temp_code(a.text)) return true;
+    if (c.is("env") || c.is("export"))
+        for (const Word& a : c.args())
+            if (assignment_loads_temp_code(a.text)) return true;
+    if (c.words.empty()) return false;
+    // A .temp/ script run by its path: the kernel hands it to the interpreter of its #! line.
+    const std::string_view path = c.words[0].text;
+    if (path.find('/') != std::string_view::npos && inside_temp(path)) return true;
+    if (c.is("awk") || c.is("gawk") || c.is("mawk") || c.is("nawk")) return awk_runs_command(c);
+    const Interpreter* interpreter = interpreter_of(c);
+    if (interpreter == nullptr) return false;
+    const Launch launch = interpreter->parse(c.args());
+    if (launch.inline_code || launch.temp_code) return true;
+    if (launch.names_other) return false;
+    if (launch.script) {
+        const std::string_view script = *launch.script;
+        return script == "-" || script == "/dev/stdin" || script == "/dev/fd/0" ||
+               script.starts_with("<(") || inside_temp(script);
+    }
+    if (!interpreter->reads_stdin) return false;
+    // No script operand: the interpreter reads its program from stdin, a file fed through `<`
+    // being that script. Under xargs its stdin is not the pipeline's (xargs gives it /dev/null).
+    if (c.fed_by_input) return false;
+    for (const Redirect& redirect : c.redirects) {
+        if (redirect.kind == RedirectKind::input && (redirect.fd == -1 || redirect.fd == 0)) {
+            if (redirect.target_is_process_substitution) return true;
+            return inside_temp(redirect.target.text);
+        }
+    }
+    return c.stdin_from_pipe || c.stdin_from_heredoc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// R4: the commands that write files, and which of their words are the files.
+
+bool redirect_writes(const Redirect& redirect) {
+    switch (redirect.kind) {
+    case RedirectKind::output:
+    case RedirectKind::append:
+    case RedirectKind::clobber:
+    case RedirectKind::output_and_error:
+    case RedirectKind::append_output_and_error:
+    case RedirectKind::read_write: // `<>` opens for writing and creates the file
+        return !redirect.target_is_process_substitution;
+    default: // descriptor duplications (>&2, >&-, 2>&1), input, heredocs
+        return false;
+    }
+}
+
+// The operands of a GNU-style command (options skipped, with the value of any in
+// `value_letters` / `value_longs`), and the value of `-t`/`--target-directory` when it has one.
+struct Operands {
+    std::vector<std::string_view> files;
+    std::optional<std::string_view> target_directory;
+};
+
+Operands operands_of(Words args, std::string_view value_letters,
+                     std::initializer_list<std::string_view> value_longs) {
+    Operands out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            for (++i; i < args.size(); ++i) out.files.push_back(args[i].text);
             break;
         }
-        if (w.size() < 2 || w[0] != '-') {
-            operands.push_back(w);
-            continue;
-        }
-        if (w[1] == '-') {
-            if (w == "--in-place" || w.starts_with("--in-place="))
-                in_place = true;
-            else if (w == "--expression" || w == "--file") {
-                script_given = true;
-                ++i;
-            } else if (w.starts_with("--expression=") || w.starts_with("--file="))
-                script_given = true;
-            else if (w == "--line-length")
-                ++i;
-            continue;
-        }
-        for (std::size_t j = 1; j < w.size(); ++j) {
-            const char c = w[j];
-            if (c == 'i') {
-                in_place = true;
-                break; // the rest of the word is the backup suffix
+        if (w.starts_with("--")) {
+            const std::size_t eq = w.find('=');
+            const std::string_view option = w.substr(0, eq);
+            if (is_long_prefix(option, "--target-directory", 4)) {
+                if (eq != std::string_view::npos)
+                    out.target_directory = w.substr(eq + 1);
+                else if (i + 1 < args.size())
+                    out.target_directory = args[++i].text;
+                continue;
             }
-            if (c == 'e' || c == 'f' || c == 'l') {
-                if (c != 'l') script_given = true;
-                if (j + 1 == w.size()) ++i;
+            if (eq == std::string_view::npos &&
+                std::find(value_longs.begin(), value_longs.end(), option) != value_longs.end())
+                ++i;
+            continue;
+        }
+        if (is_option(w)) {
+            for (std::size_t k = 1; k < w.size(); ++k) {
+                if (w[k] == 't') {
+                    if (k + 1 < w.size())
+                        out.target_directory = w.substr(k + 1);
+                    else if (i + 1 < args.size())
+                        out.target_directory = args[++i].text;
+                    break;
+                }
+                if (value_letters.find(w[k]) != std::string_view::npos) {
+                    if (k + 1 == w.size()) ++i;
+                    break;
+                }
+            }
+            continue;
+        }
+        out.files.push_back(w);
+    }
+    return out;
+}
+
+// Calls `write` with every file `c` writes (its own operands; redirections are judged apart).
+// Returns true when the files come from input the guard cannot see (sed -i under xargs).
+template <typename Write> bool written_files(const Command& c, Write&& write) {
+    const Words args = c.args();
+    if (c.is("tee")) {
+        bool options_done = false;
+        for (const Word& word : args) {
+            const std::string_view w = word.text;
+            if (!options_done && w == "--") {
+                options_done = true;
+                continue;
+            }
+            if (!options_done && is_option(w)) continue;
+            write(w);
+        }
+        return false;
+    }
+    if (c.is("sed") || c.is("gsed")) {
+        bool in_place = false, script_given = false;
+        std::vector<std::string_view> operands;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w == "--") {
+                for (++i; i < args.size(); ++i) operands.push_back(args[i].text);
                 break;
             }
-        }
-    }
-    if (!in_place) return false;
-    if (sed.via_xargs)
-        return true; // xargs appends file names the guard cannot see, found as relative paths
-    const std::size_t first_file = script_given ? 0 : 1;
-    for (std::size_t k = first_file; k < operands.size(); ++k) {
-        if (place_of(operands[k]) == PathPlace::outside_temp) return true;
-    }
-    return false;
-}
-
-// perl -i (alone or in a cluster: -pi, -pi.bak, -pie): with -e/-E every operand is a file, without
-// it the first operand is the script and the rest are files.
-bool perl_writes_outside_temp(const Invocation& perl) {
-    const Switches switches = read_switches(perl.args, perl_switches);
-    if (!switches.in_place) return false;
-    if (perl.via_xargs) return true; // as for sed: the files come from xargs
-    const std::size_t first_file = switches.first_operand + (switches.inline_code ? 0 : 1);
-    for (std::size_t k = first_file; k < perl.args.size(); ++k) {
-        if (place_of(perl.args[k].text) == PathPlace::outside_temp) return true;
-    }
-    return false;
-}
-
-// tee: every operand is a file it writes (its options take no value; `-` is standard output).
-bool tee_writes_outside_temp(const Invocation& tee) {
-    bool options_done = false;
-    for (const Word& word : tee.args) {
-        const std::string_view w = word.text;
-        if (!options_done && w == "--") {
-            options_done = true;
-            continue;
-        }
-        if (!options_done && w.size() > 1 && w[0] == '-') continue;
-        if (w.starts_with(">(") || w.starts_with("<("))
-            continue; // a process substitution, lexed as its own commands
-        if (place_of(w) == PathPlace::outside_temp) return true;
-    }
-    return false;
-}
-
-// Resolves the segments of a relative path; false when `..` climbs above the start.
-bool resolve_segments(std::string_view path, std::vector<std::string_view>& segments) {
-    while (!path.empty()) {
-        const std::size_t slash = path.find('/');
-        const std::string_view segment = path.substr(0, slash);
-        path = slash == std::string_view::npos ? std::string_view() : path.substr(slash + 1);
-        if (segment.empty() || segment == ".") continue;
-        if (segment == "..") {
-            if (segments.empty()) return false;
-            segments.pop_back();
-            continue;
-        }
-        segments.push_back(segment);
-    }
-    return true;
-}
-
-// The string a `sh -c STRING` runs: find -exec hands its command to no lexer, so the guard lexes
-// that string itself, found by the lexer's own -c rule.
-std::optional<std::string_view> shell_command_string(const Invocation& command) {
-    if (interpreter_of(program(command)) == nullptr ||
-        interpreter_of(program(command))->parse != shell_launch) {
-        return std::nullopt;
-    }
-    const std::optional<std::size_t> at = shell::shell_command_string(command.args);
-    if (!at) return std::nullopt;
-    return std::string_view(command.args[*at].text);
-}
-
-// find -exec sh -c '…' inside find -exec sh -c '…': each level lexes one more string; past this
-// many the rest is not looked into.
-constexpr unsigned max_find_nesting = 4;
-
-void collect_broken_rules(const Analysis& analysis, RuleSet binding, unsigned nesting,
-                          RuleSet& broken);
-
-// The rules broken by the commands find runs.
-void check_find(const Invocation& find, RuleSet binding, unsigned nesting, RuleSet& broken) {
-    const std::vector<std::string_view> starts = find_start_points(find);
-    for (const Invocation& command : find_exec_commands(find)) {
-        check_command(command, binding, broken);
-        if (binding.has(Rule::file_write)) {
-            for (const std::string_view start : starts) {
-                if (command_writes_outside_temp(with_found_paths(command, start)))
-                    broken.add(Rule::file_write);
+            if (!is_option(w)) {
+                operands.push_back(w);
+                continue;
+            }
+            if (w[1] == '-') {
+                const std::size_t eq = w.find('=');
+                const std::string_view option = w.substr(0, eq);
+                if (is_long_prefix(option, "--in-place", 3)) {
+                    in_place = true;
+                } else if (is_long_prefix(option, "--expression", 3) ||
+                           is_long_prefix(option, "--file", 4)) {
+                    script_given = true;
+                    if (eq == std::string_view::npos) ++i;
+                } else if (is_long_prefix(option, "--line-length", 3) &&
+                           eq == std::string_view::npos) {
+                    ++i;
+                }
+                continue;
+            }
+            for (std::size_t j = 1; j < w.size(); ++j) {
+                const char ch = w[j];
+                if (ch == 'i') {
+                    in_place = true;
+                    break; // the rest of the word is the backup suffix
+                }
+                if (ch == 'e' || ch == 'f' || ch == 'l') {
+                    if (ch != 'l') script_given = true;
+                    if (j + 1 == w.size()) ++i;
+                    break;
+                }
             }
         }
-        const std::optional<std::string_view> script = shell_command_string(command);
-        if (script && nesting < max_find_nesting) {
-            collect_broken_rules(shell::analyze(*script), binding, nesting + 1, broken);
-        }
+        if (!in_place) return false;
+        if (c.fed_by_input) return true;
+        for (std::size_t k = script_given ? 0 : 1; k < operands.size(); ++k) write(operands[k]);
+        return false;
     }
-}
-
-void collect_broken_rules(const Analysis& analysis, RuleSet binding, unsigned nesting,
-                          RuleSet& broken) {
-    if (!analysis.complete || binding.empty()) return;
-    if (binding.has(Rule::chain) && is_chain(analysis)) broken.add(Rule::chain);
-    if (binding.has(Rule::file_write)) {
-        for (const Redirect& redirect : analysis.redirects) {
-            if (writes_outside_temp(redirect)) {
-                broken.add(Rule::file_write);
-                break;
+    if (is_versioned(c.name, "perl") || is_versioned(c.name, "ruby")) {
+        const Switches switches =
+            read_switches(args, c.name.starts_with("perl") ? perl_switches : ruby_switches);
+        if (!switches.in_place) return false;
+        if (c.fed_by_input) return true;
+        const std::size_t first = switches.first_operand + (switches.inline_code ? 0 : 1);
+        for (std::size_t k = first; k < args.size(); ++k) write(args[k].text);
+        return false;
+    }
+    if (c.is("gawk") || c.is("awk")) {
+        bool in_place = false;
+        std::size_t i = 0;
+        for (; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if ((w == "-i" || w == "--include") && i + 1 < args.size() &&
+                args[i + 1].text == "inplace") {
+                in_place = true;
+                ++i;
+                continue;
+            }
+            if (w == "-iinplace" || w == "--include=inplace") {
+                in_place = true;
+                continue;
+            }
+            if (w == "-v" || w == "-F" || w == "-f" || w == "-i" || w == "-l" || w == "-E") {
+                ++i;
+                continue;
+            }
+            if (!is_option(w)) break;
+        }
+        if (!in_place) return false;
+        if (c.fed_by_input) return true;
+        for (std::size_t k = i + 1; k < args.size(); ++k) write(args[k].text);
+        return false;
+    }
+    if (c.is("cp") || c.is("install") || c.is("ln") || c.is("mv")) {
+        const Operands ops =
+            c.is("install")
+                ? operands_of(args, "mogS", {"--mode", "--owner", "--group", "--suffix"})
+                : operands_of(args, "S", {"--suffix"});
+        // A directory destination: the files land inside it.
+        const auto into = [&](std::string_view dir) { write(std::string(dir) + "/f"); };
+        if (ops.target_directory) {
+            into(*ops.target_directory);
+            if (c.is("mv"))
+                for (std::string_view f : ops.files) write(f);
+            return false;
+        }
+        if (ops.files.empty()) return c.fed_by_input;
+        if (c.is("mv"))
+            for (std::size_t k = 0; k + 1 < ops.files.size(); ++k) write(ops.files[k]);
+        if (ops.files.back().ends_with("/"))
+            into(ops.files.back());
+        else
+            write(ops.files.back());
+        return false;
+    }
+    if (c.is("dd")) {
+        for (const Word& w : args)
+            if (w.text.starts_with("of=")) write(w.text.substr(3));
+        return false;
+    }
+    if (c.is("truncate")) {
+        const Operands ops = operands_of(args, "sr", {"--size", "--reference"});
+        for (std::string_view f : ops.files) write(f);
+        return false;
+    }
+    if (c.is("curl")) {
+        bool remote_name = false, output_dir = false;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w.starts_with("--")) {
+                const std::size_t eq = w.find('=');
+                const std::string_view option = w.substr(0, eq);
+                if (option == "--output") {
+                    write(eq != std::string_view::npos
+                              ? w.substr(eq + 1)
+                              : (i + 1 < args.size() ? args[++i].text : ""));
+                } else if (option == "--remote-name" || option == "--remote-name-all") {
+                    remote_name = true;
+                } else if (option == "--output-dir") {
+                    output_dir = true;
+                    if (eq == std::string_view::npos) ++i;
+                } else if (eq == std::string_view::npos && option != "--silent" &&
+                           option != "--location" && option != "--fail" &&
+                           option != "--show-error" && option != "--insecure" &&
+                           option != "--compressed" && option != "--verbose" &&
+                           option != "--include" && option != "--head" && option != "--globoff" &&
+                           option != "--create-dirs" && option != "--progress-bar" &&
+                           option != "--no-progress-meter") {
+                    // Most of curl's long options take a value; the flags above are the common
+                    // ones.
+                    if (i + 1 < args.size() && !args[i + 1].text.starts_with("-")) ++i;
+                }
+                continue;
+            }
+            if (!is_option(w)) continue;
+            for (std::size_t k = 1; k < w.size(); ++k) {
+                const char ch = w[k];
+                if (ch == 'O') remote_name = true;
+                if (ch == 'o') {
+                    write(k + 1 < w.size() ? w.substr(k + 1)
+                                           : (i + 1 < args.size() ? args[++i].text : ""));
+                    break;
+                }
+                if (std::string_view("AbcCdDeEFHKmPQrtTuUwxXyYz").find(ch) !=
+                    std::string_view::npos) {
+                    if (k + 1 == w.size()) ++i;
+                    break;
+                }
             }
         }
+        if (remote_name && !output_dir) write("./downloaded");
+        return false;
     }
-    for (const Invocation& invocation : analysis.invocations) {
-        check_command(invocation, binding, broken);
-        if (binding.has(Rule::file_write) && command_writes_outside_temp(invocation))
-            broken.add(Rule::file_write);
-        if (program(invocation) == "find") check_find(invocation, binding, nesting, broken);
+    if (c.is("wget")) {
+        bool named = false, spider = false;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w.starts_with("--")) {
+                const std::size_t eq = w.find('=');
+                const std::string_view option = w.substr(0, eq);
+                const auto value = [&] {
+                    return eq != std::string_view::npos
+                               ? w.substr(eq + 1)
+                               : (i + 1 < args.size() ? args[++i].text : "");
+                };
+                if (option == "--output-document") {
+                    write(value());
+                    named = true;
+                } else if (option == "--directory-prefix") {
+                    write(std::string(value()) + "/f");
+                    named = true;
+                } else if (option == "--spider") {
+                    spider = true;
+                }
+                continue;
+            }
+            if (!is_option(w)) continue;
+            for (std::size_t k = 1; k < w.size(); ++k) {
+                const char ch = w[k];
+                if (ch == 'O' || ch == 'P') {
+                    const std::string_view v = k + 1 < w.size()
+                                                   ? w.substr(k + 1)
+                                                   : (i + 1 < args.size() ? args[++i].text : "");
+                    if (ch == 'O') {
+                        write(v);
+                    } else if (!v.empty()) {
+                        // A directory prefix: the file lands inside it.
+                        if (v != "-") write(std::string(v) + "/f");
+                    }
+                    named = true;
+                    break;
+                }
+                if (std::string_view("oaeiBtTwQUlARDIXn").find(ch) != std::string_view::npos) {
+                    if (k + 1 == w.size()) ++i;
+                    break;
+                }
+            }
+        }
+        if (!named && !spider) write("./downloaded");
+        return false;
     }
+    if (c.is("git")) {
+        // git apply writes into the work tree unless it only reports.
+        std::size_t i = 0;
+        while (i < args.size() && is_option(args[i].text)) {
+            const std::string_view w = args[i].text;
+            if (w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree") ++i;
+            ++i;
+        }
+        if (i < args.size() && args[i].text == "apply") {
+            for (std::size_t k = i + 1; k < args.size(); ++k) {
+                const std::string_view w = args[k].text;
+                if (w == "--check" || w == "--stat" || w == "--numstat" || w == "--summary")
+                    return false;
+            }
+            write("./patched");
+        }
+        return false;
+    }
+    if (c.is("patch")) {
+        for (const Word& w : args)
+            if (w.text == "--dry-run" || w.text == "-C" || w.text == "--check") return false;
+        write("./patched");
+        return false;
+    }
+    return false;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reads the command model once, judging each command as it is found.
+
+class Judge final : public shell::CommandSink {
+public:
+    Judge(RuleSet binding, Place& place) : binding_(binding), place_(place) {}
+
+    Judgement judgement;
+
+    void command(const Command& c) override {
+        if (binding_.has(Rule::file_write) && c.first_in_simple_command) {
+            for (const Redirect& r : c.redirects) {
+                if (redirect_writes(r) && writes(c, r.target.text)) {
+                    found(Rule::file_write, c);
+                    break;
+                }
+            }
+        }
+        if (c.words.empty()) {
+            if (binding_.has(Rule::inline_code) && runs_inline_code(c)) found(Rule::inline_code, c);
+            return;
+        }
+        if (c.query) return;
+        // A wrapper that only passes words on (sudo, nice, timeout, xargs …) breaks no rule by
+        // itself: its command is judged next. Shells, find and env are judged as commands.
+        if (c.is_wrapper && !c.is("find") && !c.is("env") && interpreter_of(c) == nullptr) {
+            if (binding_.has(Rule::inline_code))
+                for (const Word& a : c.assignments)
+                    if (assignment_loads_temp_code(a.text)) found(Rule::inline_code, c);
+            return;
+        }
+        if (c.is("find")) note_find(c);
+        if (binding_.has(Rule::git_write) && c.is("git") && runs_git_write(c))
+            found(Rule::git_write, c);
+        if (binding_.has(Rule::remove) && removes_files(c)) found(Rule::remove, c);
+        if (binding_.has(Rule::inline_code) && runs_inline_code(c)) found(Rule::inline_code, c);
+        if (binding_.has(Rule::file_write) && !judgement.broken.has(Rule::file_write)) {
+            bool wrote = false;
+            const bool unseen = written_files(c, [&](std::string_view target) {
+                if (!wrote && writes(c, target)) wrote = true;
+            });
+            if (wrote || unseen) found(Rule::file_write, c);
+        }
+    }
+
+private:
+    RuleSet binding_;
+    Place& place_;
+    bool find_writes_ = false; // the last find's start points lie where `{}` would be a write
+
+    void found(Rule rule, const Command& c) {
+        if (judgement.broken.has(rule)) return;
+        judgement.broken.add(rule);
+        judgement.findings.push_back(
+            {rule, std::string(c.name), shell::joined_words(c), shell::describe_path(c.path)});
+    }
+
+    // A target word of `c`: `{}` under find -exec is a path under find's start points.
+    bool writes(const Command& c, std::string_view target) {
+        if (c.via_find && target.find("{}") != std::string_view::npos) return find_writes_;
+        return is_write_target(target, place_);
+    }
+
+    // find's start points: the operands before its expression, after -H -L -P -D -O; "." when none.
+    void note_find(const Command& find) {
+        const Words args = find.args();
+        std::size_t i = 0;
+        for (; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w == "-H" || w == "-L" || w == "-P" || (w.starts_with("-O") && w.size() > 2))
+                continue;
+            if (w == "-D") {
+                ++i;
+                continue;
+            }
+            break;
+        }
+        find_writes_ = false;
+        bool any = false;
+        for (; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w.starts_with("-") || w == "(" || w == "!" || w == ")" || w == ",") break;
+            any = true;
+            if (!find_writes_ && is_write_target(std::string(w) + "/found", place_))
+                find_writes_ = true;
+        }
+        if (!any) find_writes_ = is_write_target("./found", place_);
+    }
+};
 
 } // namespace
 
@@ -721,125 +1343,20 @@ RuleSet rules_binding(std::string_view agent_type) {
     return {};
 }
 
-PathPlace place_of(std::string_view path) {
-    if (path.empty() || path == "-") return PathPlace::elsewhere;
-    if (path[0] == '/' || path[0] == '~') return PathPlace::elsewhere;
-    if (path.size() >= 3 && is_alpha(path[0]) && path[1] == ':' &&
-        (path[2] == '/' || path[2] == '\\')) {
-        return PathPlace::elsewhere; // a Windows drive path (Git Bash)
+Judgement judge(std::string_view command, RuleSet binding, Place place) {
+    if (binding.empty()) return {};
+    Judge judge(binding, place);
+    const shell::Summary summary = shell::read_commands(command, judge);
+    Judgement out = std::move(judge.judgement);
+    if (binding.has(Rule::chain) && summary.chain_operators > 0 && !out.broken.has(Rule::chain)) {
+        out.broken.add(Rule::chain);
+        out.findings.push_back({Rule::chain, "", "", ""});
     }
-    if (path.starts_with(">(") || path.starts_with("<(")) return PathPlace::elsewhere;
-    if (path[0] == '$' || path[0] == '`') {
-        // The working directory spelled as an expansion is the working tree; any other expansion
-        // names a place the guard cannot see.
-        static constexpr std::array<std::string_view, 4> working_directory{"$PWD", "${PWD}",
-                                                                           "$(pwd)", "`pwd`"};
-        bool here = false;
-        for (const std::string_view spelling : working_directory) {
-            if (path.starts_with(spelling) &&
-                (path.size() == spelling.size() || path[spelling.size()] == '/')) {
-                path.remove_prefix(spelling.size());
-                here = true;
-                break;
-            }
-        }
-        if (!here) return PathPlace::elsewhere;
-    }
-    std::vector<std::string_view> segments;
-    if (!resolve_segments(path, segments)) return PathPlace::outside_temp;
-    if (segments.size() >= 2 && segments.front() == ".temp") return PathPlace::under_temp;
-    return PathPlace::outside_temp;
+    return out;
 }
 
-bool inside_temp(std::string_view path) {
-    const PathPlace place = place_of(path);
-    if (place == PathPlace::under_temp) return true;
-    if (place == PathPlace::outside_temp) return false;
-    // An absolute or expanded path: any `.temp` directory segment on the way to the file.
-    std::size_t start = 0;
-    while (start <= path.size()) {
-        std::size_t end = path.find_first_of("/\\", start);
-        if (end == std::string_view::npos) break; // the last segment is the file itself
-        if (path.substr(start, end - start) == ".temp") return true;
-        start = end + 1;
-    }
-    return false;
-}
-
-bool is_chain(const Analysis& analysis) {
-    return analysis.chain_operators > 0;
-}
-
-std::optional<std::string_view> git_subcommand(const Invocation& git) {
-    const std::vector<Word>& args = git.args;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.empty() || w[0] != '-') return w;
-        if (w == "--" || one_of(w, git_options_that_exit)) return std::nullopt;
-        if (one_of(w, git_options_with_value))
-            ++i; // `--git-dir=x`, `-C` … with the value attached are one word
-    }
-    return std::nullopt;
-}
-
-bool runs_git_write(const Invocation& invocation) {
-    if (program(invocation) != "git") return false;
-    const std::optional<std::string_view> subcommand = git_subcommand(invocation);
-    return subcommand && one_of(*subcommand, git_writes);
-}
-
-bool runs_rm(const Invocation& invocation) {
-    return program(invocation) == "rm";
-}
-
-bool writes_outside_temp(const Redirect& redirect) {
-    switch (redirect.kind) {
-    case RedirectKind::output:
-    case RedirectKind::append:
-    case RedirectKind::clobber:
-    case RedirectKind::output_and_error:
-    case RedirectKind::append_output_and_error:
-    case RedirectKind::read_write: // `<>` opens for writing and creates the file
-        return place_of(redirect.target.text) == PathPlace::outside_temp;
-    default: // descriptor duplications (>&2, >&-, 2>&1), input, heredocs
-        return false;
-    }
-}
-
-bool command_writes_outside_temp(const Invocation& invocation) {
-    const std::string_view name = program(invocation);
-    if (name == "tee") return tee_writes_outside_temp(invocation);
-    if (name == "sed" || name == "gsed") return sed_writes_outside_temp(invocation);
-    if (is_versioned(name, "perl")) return perl_writes_outside_temp(invocation);
-    return false;
-}
-
-bool runs_inline_code(const Invocation& invocation) {
-    // A .temp/ script run by its path: the kernel hands it to the interpreter of its #! line.
-    const std::string_view path = invocation.command_word.text;
-    if (path.find('/') != std::string_view::npos && inside_temp(path)) return true;
-    const Interpreter* interpreter = interpreter_of(program(invocation));
-    if (interpreter == nullptr) return false;
-    const Launch launch = interpreter->parse(invocation.args);
-    if (launch.inline_code) return true;
-    if (launch.module) return false;
-    if (launch.script) return *launch.script == "-" || inside_temp(*launch.script);
-    // No script operand: the interpreter reads its program from stdin, a file fed through `<`
-    // being that script. Under xargs its stdin is not the pipeline's (xargs gives it /dev/null).
-    if (invocation.via_xargs) return false;
-    for (const Redirect& redirect : invocation.redirects) {
-        if (redirect.kind == RedirectKind::input && (redirect.fd == -1 || redirect.fd == 0)) {
-            return inside_temp(redirect.target.text);
-        }
-    }
-    if (interpreter->parse == source_launch) return false;
-    return invocation.stdin_from_pipe || invocation.stdin_from_heredoc;
-}
-
-RuleSet broken_rules(const Analysis& analysis, RuleSet binding) {
-    RuleSet broken;
-    collect_broken_rules(analysis, binding, 0, broken);
-    return broken;
+RuleSet broken_rules(std::string_view command, RuleSet binding, Place place) {
+    return judge(command, binding, std::move(place)).broken;
 }
 
 std::string refusal_reason(RuleSet broken) {
@@ -853,24 +1370,47 @@ std::string refusal_reason(RuleSet broken) {
     return reason;
 }
 
-std::optional<boost::json::value> decide(std::string_view agent_type, std::string_view command) {
+Decision decide(std::string_view agent_type, std::string_view command, Place place, Trace* trace) {
     const RuleSet binding = rules_binding(agent_type);
-    if (binding.empty()) return std::nullopt;
-    const Analysis analysis = shell::analyze(command);
-    const RuleSet broken = broken_rules(analysis, binding);
-    if (broken.empty()) return std::nullopt;
-    return pretool_deny(refusal_reason(broken));
+    if (binding.empty()) return Decision::nothing();
+    const Judgement judgement = judge(command, binding, std::move(place));
+    if (trace != nullptr && trace->on()) {
+        trace->step("rules binding " + std::string(agent_type) + ": " + binding.to_string());
+        for (const Finding& f : judgement.findings) {
+            std::string line = "R" + std::to_string(static_cast<unsigned>(f.rule)) + " broken";
+            if (f.command.empty() && f.words.empty())
+                line +=
+                    f.rule == Rule::chain ? " by a chain operator (; && ||)" : " by a redirection";
+            else
+                line += " by `" + f.command + "`: " + f.words;
+            if (!f.path.empty()) line += "  (through " + f.path + ")";
+            trace->step(std::move(line));
+        }
+    }
+    if (judgement.broken.empty()) return Decision::nothing();
+    return Decision::deny(refusal_reason(judgement.broken));
 }
 
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes || !contains(*stdin_bytes, "viber:")) return std::nullopt;
-    const std::optional<boost::json::object> payload = parse_object(*stdin_bytes);
-    if (!payload) return std::nullopt;
-    const std::optional<std::string_view> agent_type = string_field(*payload, "agent_type");
-    if (!agent_type || rules_binding(*agent_type).empty()) return std::nullopt;
-    const std::optional<std::string_view> command = bash_command(*payload);
-    if (!command) return std::nullopt;
-    return decide(*agent_type, *command);
+Decision decide(const HookInput& in, Trace& trace) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const std::optional<std::string_view> agent_type = string_field(*in.payload, "agent_type");
+    if (trace.on()) trace.read("agent_type: " + std::string(agent_type.value_or("(none)")));
+    if (!agent_type || rules_binding(*agent_type).empty()) return Decision::nothing();
+    const std::optional<std::string_view> command = bash_command(*in.payload);
+    if (!command) return Decision::nothing();
+    Place place;
+    if (const std::optional<std::string_view> cwd = string_field(*in.payload, "cwd");
+        cwd && !cwd->empty())
+        place.cwd = std::string(*cwd);
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
+        place.home = std::string(home);
+    if (trace.on()) {
+        trace.read("cwd: " +
+                   place.cwd.value_or("(none: relative targets outside .temp/ are writes)"));
+        trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
+        (void)shell::explain_commands(*command, trace);
+    }
+    return decide(*agent_type, *command, std::move(place), &trace);
 }
 
 } // namespace viber::shell_guard

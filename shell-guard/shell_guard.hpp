@@ -1,23 +1,25 @@
-// shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks (SPEC §8).
-// The Contract of the binary and the rationale of each rule open shell_guard.cpp.
+// shell_guard.hpp: shell-guard's decision: which rules (R1-R5) a Bash command breaks
+// (docs/shell-guard.md). The Contract of the binary opens main.cpp; the rationale of each rule
+// opens shell_guard.cpp.
 #pragma once
 
-#include "common/shell_lexer.hpp"
+#include "common/decision.hpp"
+#include "common/trace.hpp"
 
-#include <boost/json/value.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace viber::shell_guard {
 
 // The rules, numbered as the agents' one-line rules name them.
 enum class Rule : std::uint8_t {
     chain = 1,       // R1 a chained command
-    git_write = 2,   // R2 git stash / checkout / restore / clean
-    remove = 3,      // R3 rm
-    file_write = 4,  // R4 a file write onto a relative path outside .temp/
+    git_write = 2,   // R2 git that discards or moves the shared work tree
+    remove = 3,      // R3 removing files
+    file_write = 4,  // R4 a file write into the work tree outside .temp/
     inline_code = 5, // R5 inline or .temp/ interpreter code
 };
 
@@ -48,39 +50,46 @@ private:
 // R2 for the two reviewers, none for anyone else.
 RuleSet rules_binding(std::string_view agent_type);
 
-// Where a path written on a command line lands, as far as the guard can tell without expanding.
-enum class PathPlace {
-    elsewhere,    // absolute (`/x`, `C:/x`), home (`~/x`), a variable's value (`$X/x`), `-`, empty
-    under_temp,   // relative and, once `.` and `..` are resolved, inside `.temp/`
-    outside_temp, // relative and outside `.temp/` (`x`, `../x`, `.temp/../x`, `$PWD/x`)
+// Where R4 resolves targets: the payload's `cwd` (none: the seed's rule, a relative target outside
+// .temp/ is a write and an absolute one is not) and the home directory `~` and `$HOME` expand to.
+struct Place {
+    std::optional<std::string> cwd;
+    std::optional<std::string> home;
+    // The work tree: the git top level of cwd, else cwd. Found on first use (it walks up from
+    // cwd), so a command without an absolute target costs no file-system call.
+    std::optional<std::string> work_tree;
 };
-PathPlace place_of(std::string_view path);
-// True when `path` names something inside a `.temp` directory: relative under `.temp/`, or any
-// path holding a `.temp` segment (R5's scripts).
-bool inside_temp(std::string_view path);
 
-// Rule matchers, pure functions over the lexer's output.
-bool is_chain(const shell::Analysis& analysis); // R1
-// The word after git's global options: nullopt when there is none or git only prints and exits.
-std::optional<std::string_view> git_subcommand(const shell::Invocation& git);
-bool runs_git_write(const shell::Invocation& invocation);  // R2
-bool runs_rm(const shell::Invocation& invocation);         // R3
-bool writes_outside_temp(const shell::Redirect& redirect); // R4, a redirection
-// R4, a command writing its file operands: tee, sed -i, perl -i.
-bool command_writes_outside_temp(const shell::Invocation& invocation);
-bool runs_inline_code(const shell::Invocation& invocation); // R5
+// True when writing `target` (a word as the command model gives it) is an R4 write.
+bool is_write_target(std::string_view target, Place& place);
 
-// The rules of `binding` that `analysis` breaks. An incomplete analysis breaks none.
-RuleSet broken_rules(const shell::Analysis& analysis, RuleSet binding);
+// One broken rule where it was found, for --explain.
+struct Finding {
+    Rule rule;
+    std::string command; // the normalised name, or "" for a chain operator or a bare redirection
+    std::string words;   // the command's words joined by spaces
+    std::string path;    // the wrapper path ("sudo > bash -c")
+};
+
+struct Judgement {
+    RuleSet broken;
+    std::vector<Finding> findings; // the first finding of each broken rule
+};
+
+// The rules of `binding` that `command` breaks, read through the command model.
+Judgement judge(std::string_view command, RuleSet binding, Place place = {});
+RuleSet broken_rules(std::string_view command, RuleSet binding, Place place = {});
 
 // The refusal text: `viber guard:`, then each broken rule in order with its correction.
 std::string refusal_reason(RuleSet broken);
 
-// The whole decision for one call: nullopt (print nothing) or the deny answer.
-std::optional<boost::json::value> decide(std::string_view agent_type, std::string_view command);
+// The whole decision for one call: nothing, or the deny.
+Decision decide(std::string_view agent_type, std::string_view command, Place place = {},
+                Trace* trace = nullptr);
 
-// Hook mode: raw stdin (nullopt when the bounded read failed) to the answer, if any. A payload
-// whose bytes hold no `viber:` is dismissed before it is parsed.
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes);
+// hook_main's entry, after it dismissed bytes holding no `viber:` and parsed the rest once: reads
+// `agent_type`, `cwd` and `tool_input.command`. --explain shows each rule broken with the command,
+// its words and its wrapper path.
+Decision decide(const HookInput& in, Trace& trace);
 
 } // namespace viber::shell_guard

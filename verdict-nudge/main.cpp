@@ -17,6 +17,15 @@
 #include "verdict-nudge/verdict_nudge.hpp"
 
 int main(int argc, char** argv) {
-    namespace hook = viber::verdict_nudge;
-    return viber::hook_main(argc, argv, {"verdict-nudge", hook::contract, hook::run, nullptr});
+    return viber::hook_main(
+        argc, argv,
+        {.name = "verdict-nudge",
+         .help =
+             "SubagentStop hook. Reads the payload's top-level agent_type, stop_hook_active and\n"
+             "last_assistant_message; no file. Prints {\"decision\":\"block\",\"reason\":\n"
+             "<instruction>} when a viber: agent (not scout, mapper or hunter) stops,\n"
+             "stop_hook_active is not true, and no line of last_assistant_message opens with\n"
+             "VERDICT: or AUDIT:; else nothing. Always exits 0.",
+         .decide = viber::verdict_nudge::decide,
+         .prefilter = viber::Prefilter::viber_agent});
 }

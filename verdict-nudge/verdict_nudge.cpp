@@ -1,7 +1,6 @@
 // verdict_nudge.cpp: the SubagentStop decision (SPEC §9).
 #include "verdict-nudge/verdict_nudge.hpp"
 
-#include "common/output.hpp"
 #include "common/payload.hpp"
 
 #include <array>
@@ -50,21 +49,16 @@ bool has_verdict_line(std::string_view message) {
     return false;
 }
 
-std::optional<boost::json::value> decide(const boost::json::object& payload) {
+Decision decide(const HookInput& in, Trace&) {
+    if (in.payload == nullptr) return Decision::nothing();
+    const boost::json::object& payload = *in.payload;
     const auto agent_type = string_field(payload, "agent_type");
-    if (!agent_type || !owes_verdict_line(*agent_type)) return std::nullopt;
+    if (!agent_type || !owes_verdict_line(*agent_type)) return Decision::nothing();
     // A stop already sent back once goes through: the skill handles a second reply without it.
-    if (is_true(payload, "stop_hook_active")) return std::nullopt;
+    if (is_true(payload, "stop_hook_active")) return Decision::nothing();
     const auto message = string_field(payload, "last_assistant_message");
-    if (!message || message->empty() || has_verdict_line(*message)) return std::nullopt;
-    return block_stop(instruction);
-}
-
-std::optional<boost::json::value> run(const std::optional<std::string>& stdin_bytes) {
-    if (!stdin_bytes || !contains(*stdin_bytes, "viber:")) return std::nullopt;
-    const auto payload = parse_object(*stdin_bytes);
-    if (!payload) return std::nullopt;
-    return decide(*payload);
+    if (!message || message->empty() || has_verdict_line(*message)) return Decision::nothing();
+    return Decision::block(std::string(instruction));
 }
 
 } // namespace viber::verdict_nudge

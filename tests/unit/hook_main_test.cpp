@@ -48,47 +48,53 @@ Outcome run_hook_mode(const viber::HookInfo& info) {
     return outcome;
 }
 
-std::optional<boost::json::value> throws_bad_alloc(const std::optional<std::string>&) {
+viber::Decision throws_bad_alloc(const viber::HookInput&, viber::Trace&) {
     throw std::bad_alloc();
 }
-std::optional<boost::json::value> throws_runtime_error(const std::optional<std::string>&) {
+viber::Decision throws_runtime_error(const viber::HookInput&, viber::Trace&) {
     throw std::runtime_error("broken");
 }
-std::optional<boost::json::value> allows(const std::optional<std::string>&) {
-    return viber::pretool_allow();
+// No hook prints an allow: a block stands for any answer a hook prints.
+viber::Decision answers(const viber::HookInput&, viber::Trace&) {
+    return viber::Decision::block("answer");
+}
+viber::Decision fail_open_answers() {
+    return viber::Decision::block("answer");
+}
+viber::Decision fail_open_throws() {
+    throw std::runtime_error("broken too");
 }
 
-const std::string allow_line =
-    R"({"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}})" "\n";
+const std::string answer_line = R"({"decision":"block","reason":"answer"})" "\n";
 
 } // namespace
 
 BOOST_AUTO_TEST_CASE(bad_alloc_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, allows});
+    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_answers});
     BOOST_TEST(got.status == 0);
-    BOOST_TEST(got.out == allow_line);
+    BOOST_TEST(got.out == answer_line);
 }
 
 BOOST_AUTO_TEST_CASE(any_exception_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_runtime_error, allows});
+    const Outcome got = run_hook_mode({"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_answers});
     BOOST_TEST(got.status == 0);
-    BOOST_TEST(got.out == allow_line);
+    BOOST_TEST(got.out == answer_line);
 }
 
 BOOST_AUTO_TEST_CASE(a_throwing_fail_open_prints_nothing_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, throws_runtime_error});
+    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_throws});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out.empty(), got.out);
 }
 
 BOOST_AUTO_TEST_CASE(no_fail_open_prints_nothing_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, nullptr});
+    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, nullptr});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out.empty(), got.out);
 }
 
 BOOST_AUTO_TEST_CASE(the_answer_of_run_is_printed_as_one_line) {
-    const Outcome got = run_hook_mode({"t", "contract", allows, nullptr});
+    const Outcome got = run_hook_mode({"t", "contract", answers, viber::Prefilter::none, nullptr});
     BOOST_TEST(got.status == 0);
-    BOOST_TEST(got.out == allow_line);
+    BOOST_TEST(got.out == answer_line);
 }

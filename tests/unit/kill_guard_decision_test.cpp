@@ -1,6 +1,7 @@
 // kill_guard_decision_test.cpp: kill-guard's decision function, payload to answer.
 #define BOOST_TEST_MODULE kill_guard_decision
 #include "kill-guard/kill_guard.hpp"
+#include "support/hook_decision.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
@@ -8,11 +9,19 @@
 #include <string>
 
 namespace json = boost::json;
-using viber::kill_guard::decide;
 using viber::kill_guard::find_stop_by_name;
 using viber::kill_guard::refusal_reason;
 
 namespace {
+
+const viber::HookInfo kill_guard{.name = "kill-guard",
+                                 .decide = viber::kill_guard::decide,
+                                 .prefilter = viber::Prefilter::viber_agent};
+
+// Hook mode's answer on payload bytes: prefilter, one parse, the decision.
+std::optional<json::value> decide(std::optional<std::string_view> bytes) {
+    return viber::testing::hook_answer(kill_guard, bytes);
+}
 
 std::string payload(std::string_view agent, std::string_view command) {
     json::object o;
@@ -93,11 +102,11 @@ BOOST_AUTO_TEST_CASE(malformed_payloads_print_nothing) {
          {"", "viber:", "not json viber:", "[\"viber:x\"]", "{\"agent_type\":\"viber:x\"",
           "{\"agent_type\":\"viber:x\",\"tool_input\":{\"command\":\"pkill x\"}} trailing"})
         BOOST_TEST(!decide(bytes).has_value(), bytes);
-    BOOST_TEST(!viber::kill_guard::run(std::nullopt).has_value());
+    BOOST_TEST(!decide(std::nullopt).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(run_decides_on_stdin_bytes) {
-    BOOST_TEST(viber::kill_guard::run(payload("viber:a", "pkill x")).has_value());
+    BOOST_TEST(decide(payload("viber:a", "pkill x")).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(escaped_json_command_is_unescaped_before_lexing) {
@@ -116,7 +125,9 @@ BOOST_AUTO_TEST_CASE(rule_taskkill_needs_image_name_option) {
     BOOST_TEST(refusal_reason("taskkill /IM a.exe").has_value());
     BOOST_TEST(refusal_reason("taskkill //im a.exe").has_value());
     BOOST_TEST(refusal_reason("taskkill.exe /iM a.exe").has_value());
-    BOOST_TEST(!refusal_reason("taskkill ///IM a.exe").has_value());
+    BOOST_TEST(refusal_reason("taskkill ///IM a.exe").has_value()); // any number of slashes
+    BOOST_TEST(refusal_reason("taskkill -IM a.exe").has_value());
+    BOOST_TEST(refusal_reason("taskkill /FI \"PID gt 0\"").has_value());
     BOOST_TEST(!refusal_reason("taskkill IM a.exe").has_value());
     BOOST_TEST(!refusal_reason("taskkill //PID 1234 //T //F").has_value());
     BOOST_TEST(!refusal_reason("echo taskkill /IM a.exe").has_value());
@@ -137,18 +148,22 @@ BOOST_AUTO_TEST_CASE(rule_kill_with_substitution) {
     BOOST_TEST(!refusal_reason("echo $(date); kill 1").has_value());
 }
 
-BOOST_AUTO_TEST_CASE(incomplete_analysis_finds_nothing) {
-    std::string deep = "pkill x; ";
+BOOST_AUTO_TEST_CASE(the_nesting_cap_refuses_with_its_own_text) {
+    std::string deep = "echo ";
     for (int i = 0; i < 40; ++i) deep += "$(";
-    BOOST_TEST(!refusal_reason(deep).has_value());
-    viber::shell::Analysis analysis = viber::shell::analyze("pkill x");
-    BOOST_TEST(find_stop_by_name(analysis).has_value());
-    analysis.complete = false;
-    BOOST_TEST(!find_stop_by_name(analysis).has_value());
+    BOOST_TEST(refusal_reason(deep).value_or("") ==
+               "viber guard: this command nests deeper than 32 levels; split it into simpler "
+               "commands");
+    // What was found beside the deep part still decides.
+    const auto found = find_stop_by_name("pkill x; " + deep);
+    BOOST_TEST_REQUIRE(found.has_value());
+    BOOST_TEST(found->command == "pkill");
 }
 
-BOOST_AUTO_TEST_CASE(names_the_command_as_written_without_path) {
-    const auto found = find_stop_by_name(viber::shell::analyze("sudo /usr/bin/PKILL x"));
+BOOST_AUTO_TEST_CASE(names_the_command_normalised_with_its_words_and_path) {
+    const auto found = find_stop_by_name("sudo bash -c '/usr/bin/PKILL x'");
     BOOST_TEST_REQUIRE(found.has_value());
-    BOOST_TEST(found->command == "PKILL");
+    BOOST_TEST(found->command == "pkill");
+    BOOST_TEST(found->words == "/usr/bin/PKILL x");
+    BOOST_TEST(found->path == "sudo > bash -c");
 }

@@ -4,6 +4,8 @@
 #include "support/scratch.hpp"
 
 #include <atomic>
+#include <boost/json/parse.hpp>
+#include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -368,6 +370,138 @@ BOOST_AUTO_TEST_CASE(missing_or_mistyped_parts_give_nothing) {
         BOOST_REQUIRE(obj);
         BOOST_TEST(!viber::bash_command(*obj), text);
     }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---- lone surrogates (docs/contract.md, "Payload strings") -------------------------------------
+
+BOOST_AUTO_TEST_SUITE(lone_surrogates)
+
+namespace {
+std::string rewritten(std::string text) {
+    viber::replace_lone_surrogates(text.data(), text.size());
+    return text;
+}
+// The command string of a parsed Bash payload whose command JSON text is `escaped`; a payload
+// that does not parse gives "(unparsed)".
+std::string command_of(const std::string& escaped) {
+    const auto obj = parse_object(R"({"tool_input":{"command":")" + escaped + R"("}})");
+    if (!obj) return "(unparsed)";
+    const auto command = viber::bash_command(*obj);
+    if (!command) return "(no command)";
+    return std::string(*command);
+}
+const std::string replacement = "\xEF\xBF\xBD"; // U+FFFD in UTF-8
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_lone_high_surrogate_reads_as_the_replacement_character) {
+    BOOST_TEST(rewritten(R"("a\ud800b")") == R"("a\uFFFDb")");
+    BOOST_TEST(command_of(R"(pkill \ud800 node)") == "pkill " + replacement + " node");
+}
+
+BOOST_AUTO_TEST_CASE(a_high_surrogate_followed_by_a_non_low_escape_is_lone) {
+    BOOST_TEST(rewritten(R"(\ud800\u0041)") == R"(\uFFFD\u0041)");
+    BOOST_TEST(rewritten(R"(\uD800\uD800\uDC00)") == R"(\uFFFD\uD800\uDC00)");
+    BOOST_TEST(command_of(R"(\ud800\u0041)") == replacement + "A");
+    // At the very end of the bytes, with no room for a pair.
+    BOOST_TEST(rewritten(R"(x\udbff)") == R"(x\uFFFD)");
+}
+
+BOOST_AUTO_TEST_CASE(a_lone_low_surrogate_reads_as_the_replacement_character) {
+    BOOST_TEST(rewritten(R"(\udc00x)") == R"(\uFFFDx)");
+    BOOST_TEST(command_of(R"(rm \uDFFF)") == "rm " + replacement);
+}
+
+BOOST_AUTO_TEST_CASE(an_escaped_backslash_before_u_is_not_an_escape) {
+    BOOST_TEST(rewritten(R"(\\ud800)") == R"(\\ud800)");
+    BOOST_TEST(command_of(R"(echo \\ud800)") == R"(echo \ud800)");
+    // Three backslashes: an escaped one, then a real escape.
+    BOOST_TEST(rewritten(R"(\\\ud800)") == R"(\\\uFFFD)");
+}
+
+BOOST_AUTO_TEST_CASE(a_valid_pair_stays) {
+    BOOST_TEST(rewritten(R"(\ud83d\ude00)") == R"(\ud83d\ude00)");
+    BOOST_TEST(command_of(R"(echo \ud83d\ude00)") == "echo \xF0\x9F\x98\x80");
+    BOOST_TEST(viber::replace_lone_surrogates(nullptr, 0) == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(invalid_utf8_is_kept_beside_a_rewritten_escape) {
+    BOOST_TEST(command_of("\xFF \\ud800") == "\xFF " + replacement);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---- long escaped strings: decoded outside Boost.JSON, read exactly as it reads them -----------
+
+BOOST_AUTO_TEST_SUITE(long_escaped_strings)
+
+namespace {
+// The reference reading: Boost.JSON on the bytes, as the parse would be without the fast path.
+std::optional<boost::json::value> reference(std::string_view bytes) {
+    boost::json::parse_options options;
+    options.max_depth = 1024;
+    options.allow_invalid_utf8 = true;
+    boost::system::error_code ec;
+    boost::json::value value = boost::json::parse(bytes, ec, {}, options);
+    if (ec || !value.is_object()) return std::nullopt;
+    return value;
+}
+void same_as_reference(const std::string& bytes) {
+    const auto got = parse_object(bytes);
+    const auto want = reference(bytes);
+    BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
+    if (got) BOOST_TEST((boost::json::value(*got) == *want));
+}
+std::string long_text(std::string_view line, std::size_t bytes = 200 * 1024) {
+    std::string text;
+    while (text.size() < bytes) text += line;
+    return text;
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE(every_escape_reads_as_boost_json_reads_it) {
+    const std::string body =
+        long_text(R"(a \"quoted\" line\twith \\ and \/ \b\f\r\n \u00e9 \ud83d\ude00 \uFFFD )");
+    const std::string bytes = R"({"agent_type":"viber:x","last_assistant_message":")" + body +
+                              R"(","list":[")" + body + R"(",{"deep":")" + body + R"("}]})";
+    same_as_reference(bytes);
+    const auto obj = parse_object(bytes);
+    BOOST_REQUIRE(obj);
+    const auto message = viber::string_field(*obj, "last_assistant_message");
+    BOOST_REQUIRE(message);
+    BOOST_TEST(message->starts_with(
+        "a \"quoted\" line\twith \\ and / \b\f\r\n \xC3\xA9 \xF0\x9F\x98\x80 \xEF\xBF\xBD "));
+}
+
+BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
+    for (const std::string& bad : {std::string(R"(\x)"), std::string(R"(\u12G4)"),
+                                   std::string("\x01"), std::string("tab\there")}) {
+        const std::string bytes = R"({"m":")" + long_text(R"(line\n)") + bad + R"("})";
+        BOOST_TEST(!parse_object(bytes).has_value(), bad);
+        same_as_reference(bytes);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_long_key_and_invalid_utf8_read_alike) {
+    same_as_reference(R"({")" + long_text(R"(k\n)") + R"(" : "v", "m":")" + long_text("\xFF\\n") +
+                      R"("})");
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_spelling_the_placeholder_reads_alike) {
+    const std::string body = long_text(R"(x\n)");
+    same_as_reference(R"({"a":"\u0000viber-lifted:0","m":")" + body + R"("})");
+    same_as_reference(R"({"a":"\u0000\u0076iber-lifted:0","m":")" + body + R"("})");
+    const auto obj = parse_object(R"({"a":"\u0000\u0076iber-lifted:0","m":")" + body + R"("})");
+    BOOST_REQUIRE(obj);
+    BOOST_TEST(viber::string_field(*obj, "a")->size() == 15u);
+}
+
+BOOST_AUTO_TEST_CASE(truncated_and_trailing_garbage_stay_unparsed) {
+    const std::string body = long_text(R"(x\n)");
+    BOOST_TEST(!parse_object(R"({"m":")" + body).has_value());
+    BOOST_TEST(!parse_object(R"({"m":")" + body + R"("} x)").has_value());
+    BOOST_TEST(!parse_object(R"([")" + body + R"("])").has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

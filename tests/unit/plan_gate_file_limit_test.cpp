@@ -284,3 +284,40 @@ BOOST_AUTO_TEST_CASE(counting_and_refusing_together_at_the_boundary) {
     BOOST_TEST(files_of(nine).size() == 9u);
     BOOST_TEST(file_limit_refusal(files_of(nine), "p.md").has_value());
 }
+
+// ---- bounds (docs/plan-gate.md, "File limit")
+// ----------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(at_most_100000_distinct_tokens_are_looked_up_on_disk) {
+    // A bare name counts only through a lookup; past the bound only path-shaped tokens count.
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    repo.write("Dockerfile", "FROM x\n");
+    std::string text = "Dockerfile\n";
+    for (std::size_t i = 1; i < viber::plan_gate::disk_lookup_limit; ++i)
+        text += "word" + std::to_string(i) + " ";
+    text += "\nMakefile src/late.ts\n";
+    const Files found = plan_files(text, repo.path(), repo.path() + "/.claude/plans/p.md");
+    BOOST_TEST(found == (Files{repo.path() + "/Dockerfile", repo.path() + "/src/late.ts"}),
+               boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(repeated_words_past_the_bound_are_judged_alike) {
+    // Past the bound the distinct-token set stops growing; a repeated spelling still counts once.
+    std::string text;
+    for (std::size_t i = 0; i < viber::plan_gate::disk_lookup_limit + 10; ++i)
+        text += "w" + std::to_string(i) + " ";
+    text += "src/a.ts src/a.ts ./src/a.ts";
+    BOOST_TEST(files_of(text) == Files{"/c/r/src/a.ts"});
+}
+
+BOOST_AUTO_TEST_CASE(the_listed_files_are_bounded_in_characters) {
+    Files many;
+    for (int i = 0; i < 30; ++i)
+        many.push_back("/c/r/" + std::string(2000, static_cast<char>('a' + i % 26)) + ".ts");
+    const auto reason = file_limit_refusal(many, "p.md");
+    BOOST_REQUIRE(reason);
+    BOOST_TEST(reason->size() <= 10000u);
+    BOOST_TEST(holds(*reason, "names 30 repository files"));
+    BOOST_TEST(holds(*reason, "more)"));
+}

@@ -641,7 +641,48 @@ BOOST_AUTO_TEST_CASE(many_overlapping_reviews_of_a_long_plan_are_decided_per_tas
     BOOST_TEST(holds(*reason, "viber:planner-task-review for T1-T50000 (dispatch line " +
                                   std::to_string(last - 3000) + ", verdict line " +
                                   std::to_string(last) + ")"));
-    BOOST_TEST(occurrences(*reason, "tasks: T") == 6250u);
+    // 6,250 slices of 8: the first ones written out (after spec and graph), the rest counted.
+    BOOST_TEST(occurrences(*reason, "tasks: T") == 14u);
+    BOOST_TEST(holds(*reason, "tasks: T105-T112\n"));
+    BOOST_TEST(holds(*reason, "- and 6236 more viber:planner-task-review dispatches"));
+    BOOST_TEST(reason->size() <= 10000u);
+}
+
+BOOST_AUTO_TEST_CASE(a_plan_of_three_million_tasks_gets_a_bounded_reason) {
+    // Every list a reason builds is cut: the parts missing, the slices to dispatch, the pairs
+    // that failed, the running dispatches' lines.
+    Review review;
+    review.tasks = 3000000;
+    const auto none_yet = review.refusal();
+    BOOST_REQUIRE(none_yet);
+    BOOST_TEST(starts_with(*none_yet, "Next step: review the plan."));
+    BOOST_TEST(holds(*none_yet, "- and 374986 more viber:planner-task-review dispatches"));
+    BOOST_TEST(none_yet->size() <= 10000u);
+
+    // Every other task slice failed, the rest passed, 40 of them still running somewhere.
+    const auto spec = review.dispatch("planner-spec-review", "toolu_s");
+    const auto graph = review.dispatch("planner-graph-review", "toolu_g");
+    review.verdict(Verdict::pass, {spec});
+    review.verdict(Verdict::pass, {graph});
+    for (std::size_t first = 1; first <= 400; first += 8) {
+        const auto slice =
+            review.task_dispatch(first, first + 7, "toolu_t" + std::to_string(first));
+        review.verdict(first % 16 == 1 ? Verdict::fail : Verdict::pass, {slice});
+    }
+    for (int i = 0; i < 40; ++i)
+        review.task_dispatch(401, 3000000, "toolu_open" + std::to_string(i));
+    const auto running = review.refusal();
+    BOOST_REQUIRE(running);
+    BOOST_TEST(starts_with(*running, "Next step: let the review finish."));
+    BOOST_TEST(holds(*running, "more lines"));
+    BOOST_TEST(running->size() <= 10000u);
+
+    for (int i = 0; i < 40; ++i) review.verdict(Verdict::pass, {review.dispatches.size() - 40 + i});
+    const auto failed = review.refusal();
+    BOOST_REQUIRE(failed);
+    BOOST_TEST(starts_with(*failed, "Next step: fix the findings."));
+    BOOST_TEST(holds(*failed, "more parts"));
+    BOOST_TEST(failed->size() <= 10000u);
 }
 
 BOOST_AUTO_TEST_CASE(no_transcript_vectors_means_nothing_dispatched) {

@@ -3,11 +3,20 @@
 #include <boost/test/unit_test.hpp>
 
 #include "plan-hints/plan_hints.hpp"
+#include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
 
 #include <cstdlib>
 
 using namespace viber::plan_hints;
+
+namespace {
+// Hook mode's answer on stdin bytes (nullopt: the bounded read failed).
+std::optional<boost::json::value> run(const std::optional<std::string>& bytes) {
+    const viber::HookInfo plan_hints{.name = "plan-hints", .decide = viber::plan_hints::decide};
+    return viber::testing::hook_answer(plan_hints, bytes);
+}
+} // namespace
 
 BOOST_AUTO_TEST_CASE(prints_in_plan_mode_without_a_signal) {
     HintsInput input{true, false, std::string("rules\n")};

@@ -2,6 +2,7 @@
 #define BOOST_TEST_MODULE session_start
 #include "common/output.hpp"
 #include "session-start/session_start.hpp"
+#include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -393,7 +394,8 @@ BOOST_AUTO_TEST_CASE(a_bad_payload_still_gives_the_banner) {
           std::optional<std::string>{"not json"}, std::optional<std::string>{"[1]"},
           std::optional<std::string>{"{\"cwd\":7}"},
           std::optional<std::string>{"{\"cwd\":\"\"}"}}) {
-        const auto answer = hook::run(payload);
+        const viber::HookInfo session_start{.name = "session-start", .decide = hook::decide};
+        const auto answer = viber::testing::hook_answer(session_start, payload);
         BOOST_REQUIRE(answer);
         BOOST_TEST(answer->at("systemMessage").as_string() == "viber loaded 3.1.0");
     }
@@ -403,7 +405,7 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_CASE(fail_open_still_prints_the_banner) {
     PluginRootEnv env("");
-    const auto answer = hook::fail_open(std::nullopt);
+    const auto answer = hook::fail_open().answer;
     BOOST_REQUIRE(answer);
     BOOST_TEST(answer->as_object().at("systemMessage").as_string() == "viber loaded dev");
 }

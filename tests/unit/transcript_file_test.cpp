@@ -2,15 +2,13 @@
 // a FIFO or reading a device), the file scan matches the in-memory scan, and single lines of tens
 // of megabytes, candidate or not, are handled.
 #define BOOST_TEST_MODULE transcript_file
-#include <boost/test/unit_test.hpp>
-
 #include "common/transcript.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
 #include "support/platform.hpp"
 
 #include <boost/json/serialize.hpp>
-
+#include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <future>
 #include <string>
@@ -24,12 +22,14 @@ using viber::testing::TranscriptBuilder;
 
 namespace {
 
-constexpr Request gate{Signals::planner, true};
+constexpr PairedAgent reviewers[] = {{.name = "planner-review", .rule = PairRule::single_reviewer}};
+constexpr Request gate{Signals::planner, true, reviewers};
 
 // Runs scan_file on another thread and fails the test if it does not return within 10 s.
 Scan scan_bounded(const std::string& path, const Request& request) {
     auto future = std::async(std::launch::async, [&] { return scan_file(path, request); });
-    BOOST_TEST_REQUIRE((future.wait_for(std::chrono::seconds(10)) == std::future_status::ready), "scan_file hung on " << path);
+    BOOST_TEST_REQUIRE((future.wait_for(std::chrono::seconds(10)) == std::future_status::ready),
+                       "scan_file hung on " << path);
     return future.get();
 }
 
@@ -79,7 +79,8 @@ BOOST_AUTO_TEST_CASE(odd_paths_are_not_readable, *viber::testing::posix_only("a 
     BOOST_TEST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     const std::string dangling = dir / "dangling";
     BOOST_TEST_REQUIRE(::symlink((dir / "nowhere").c_str(), dangling.c_str()) == 0);
-    for (const std::string& path : {fifo, dir.path(), std::string("/dev/zero"), dangling, dir / "missing", std::string()}) {
+    for (const std::string& path :
+         {fifo, dir.path(), std::string("/dev/zero"), dangling, dir / "missing", std::string()}) {
         const Scan s = scan_bounded(path, gate);
         BOOST_TEST(!s.readable, path);
         BOOST_TEST(s.lines == 0u, path);
@@ -101,7 +102,8 @@ BOOST_AUTO_TEST_CASE(a_30_mb_typed_prompt_ends_a_pending_entry) {
     TranscriptBuilder t;
     t.permission_mode("default");
     t.skill("viber:planner");
-    // Longer than any buffer: read back whole because, while the entry is pending, it is a candidate.
+    // Longer than any buffer: read back whole because, while the entry is pending, it is a
+    // candidate.
     t.typed_prompt(std::string(30u << 20, 'a'));
     t.enter_plan_mode();
     const std::string path = dir.write("t.jsonl", t.text());
@@ -132,7 +134,8 @@ BOOST_AUTO_TEST_CASE(a_30_mb_candidate_line_is_parsed) {
     t.write_file("/repo/plans/p.md");
     t.dispatch("viber:planner-review", "toolu_big");
     // The verdict sits at the very end of a 30 MB tool result: the line is read back whole.
-    const auto verdict = t.tool_result("toolu_big", std::string(30u << 20, 'c') + "\nVERDICT: FAIL\n", "2026-10-01T10:00:00Z");
+    const auto verdict = t.tool_result(
+        "toolu_big", std::string(30u << 20, 'c') + "\nVERDICT: FAIL\n", "2026-10-01T10:00:00Z");
     t.raw("trailing non-json");
     const std::string path = dir.write("t.jsonl", t.text());
     const Scan s = scan_bounded(path, gate);
@@ -149,8 +152,12 @@ BOOST_AUTO_TEST_CASE(a_30_mb_skill_line_without_newline_is_parsed) {
     ScratchDir dir;
     TranscriptBuilder t;
     t.permission_mode("default");
-    const json::object use{{"type", "tool_use"}, {"name", "Skill"}, {"input", json::object{{"skill", "viber:intent"}, {"pad", std::string(30u << 20, 'd')}}}};
-    t.add(json::object{{"type", "assistant"}, {"message", json::object{{"content", json::array{use}}}}});
+    const json::object use{
+        {"type", "tool_use"},
+        {"name", "Skill"},
+        {"input", json::object{{"skill", "viber:intent"}, {"pad", std::string(30u << 20, 'd')}}}};
+    t.add(json::object{{"type", "assistant"},
+                       {"message", json::object{{"content", json::array{use}}}}});
     std::string text = t.text();
     text.pop_back();
     const std::string path = dir.write("t.jsonl", text);
@@ -164,6 +171,7 @@ BOOST_AUTO_TEST_CASE(deeply_nested_line_is_parsed) {
     // Far past Boost.JSON's default depth of 32.
     TranscriptBuilder t;
     t.write_file("/r/plans/p.md");
+    t.dispatch("viber:planner-review", "");
     std::string deep = R"({"type":"user","message":{"content":"VERDICT: PASS"},"x":)";
     for (int i = 0; i < 5000; ++i) deep += "[";
     for (int i = 0; i < 5000; ++i) deep += "]";
@@ -171,4 +179,26 @@ BOOST_AUTO_TEST_CASE(deeply_nested_line_is_parsed) {
     t.raw(deep);
     const Scan s = scan_bytes(t.text(), gate);
     BOOST_TEST(s.verdicts.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_line_past_64_mib_is_passed_over_unparsed) {
+    // A plan write past the cap is never read back, so the earlier one still arms; the lines
+    // after it are counted as usual.
+    ScratchDir dir;
+    TranscriptBuilder t;
+    const auto kept = t.write_file("/r/plans/kept.md");
+    std::string text = t.text();
+    text +=
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/huge.md","content":")";
+    text.append(longest_parsed_line, 'h');
+    text += "\"}}]}}\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"after\"}}\n";
+    const std::size_t after = kept + 2;
+    const std::string path = dir.write("t.jsonl", text);
+    std::string().swap(text);
+    const Scan s = scan_bounded(path, gate);
+    BOOST_TEST(s.readable);
+    BOOST_TEST(s.lines == after);
+    BOOST_REQUIRE(s.last_plan_write.has_value());
+    BOOST_TEST(s.last_plan_write->line == kept);
+    BOOST_TEST(s.last_plan_write->file_path == "/r/plans/kept.md");
 }

@@ -2,12 +2,13 @@
 // kernels find the same needles on the same lines, and all match a plain reference search (a
 // kernel this CPU lacks runs as the best one it has).
 #define BOOST_TEST_MODULE transcript_prefilter
-#include <boost/test/unit_test.hpp>
-
 #include "common/transcript.hpp"
 
+#include <boost/test/unit_test.hpp>
+#include <iostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace viber::transcript;
@@ -26,7 +27,8 @@ std::vector<std::uint32_t> reference_hits(std::string_view bytes) {
         const std::string_view line = bytes.substr(start, end - start);
         std::uint32_t mask = 0;
         for (unsigned k = 0; k < needle_count; ++k) {
-            if (line.find(needle_text(static_cast<Needle>(k))) != std::string_view::npos) mask |= 1u << k;
+            if (line.find(needle_text(static_cast<Needle>(k))) != std::string_view::npos)
+                mask |= 1u << k;
         }
         lines.push_back(mask);
         start = end + 1;
@@ -44,7 +46,8 @@ std::string random_text(std::mt19937& rng, std::size_t size) {
         pieces.push_back(n.substr(0, n.size() - 1));
         pieces.push_back(n.substr(1));
     }
-    for (const char* extra : {"\n", "\n", "\r\n", "\"", ":", "_", "-", "<", ">", "S", "V", "E", "P", "M", "c", "t", " "}) {
+    for (const char* extra : {"\n", "\n", "\r\n", "\"", ":", "_", "-", "<", ">", "S", "V", "E", "P",
+                              "M", "c", "t", " "}) {
         pieces.emplace_back(extra);
     }
     std::string text;
@@ -68,9 +71,28 @@ BOOST_AUTO_TEST_CASE(kernels_available_here) {
     BOOST_TEST(kernel_supported(Kernel::best));
 #if defined(__x86_64__)
     BOOST_TEST(kernel_supported(Kernel::sse2));
+    BOOST_TEST(!kernel_supported(Kernel::neon));
     BOOST_TEST(kernel_supported(Kernel::avx2) == static_cast<bool>(__builtin_cpu_supports("avx2")));
-    BOOST_TEST(kernel_supported(Kernel::avx512) == static_cast<bool>(__builtin_cpu_supports("avx512bw")));
+    BOOST_TEST(kernel_supported(Kernel::avx512) ==
+               static_cast<bool>(__builtin_cpu_supports("avx512bw")));
+#elif defined(__aarch64__)
+    BOOST_TEST(kernel_supported(Kernel::neon));
+    BOOST_TEST(!kernel_supported(Kernel::sse2));
 #endif
+    // A kernel this CPU cannot run is tested as the best one it has: say so, in the test log and
+    // on the console, rather than let its agreement checks pass as if it had run.
+    for (const auto& [kernel, name] :
+         {std::pair{Kernel::sse2, "sse2"}, std::pair{Kernel::avx2, "avx2"},
+          std::pair{Kernel::avx512, "avx512"}, std::pair{Kernel::neon, "neon"}}) {
+        if (kernel_supported(kernel)) {
+            BOOST_TEST_MESSAGE("prefilter kernel " << name << ": run on this CPU");
+        } else {
+            BOOST_TEST_MESSAGE(
+                "prefilter kernel "
+                << name << ": NOT RUN, this CPU lacks it (its checks ran the best kernel instead)");
+            std::cout << "note: prefilter kernel " << name << " not run: this CPU lacks it\n";
+        }
+    }
 }
 
 BOOST_AUTO_TEST_CASE(needles_are_the_documented_bytes) {
@@ -89,12 +111,14 @@ BOOST_AUTO_TEST_CASE(every_needle_at_every_block_offset) {
     for (unsigned k = 0; k < needle_count; ++k) {
         const std::string needle(needle_text(static_cast<Needle>(k)));
         for (std::size_t pad = 0; pad < 40; ++pad) {
-            const std::string text = std::string(pad, 'x') + needle + "\nno\n" + std::string(pad, 'y') + needle;
+            const std::string text =
+                std::string(pad, 'x') + needle + "\nno\n" + std::string(pad, 'y') + needle;
             const std::vector<std::uint32_t> want{1u << k, 0u, 1u << k};
             BOOST_TEST(line_hits(text, Kernel::scalar) == want);
             BOOST_TEST(line_hits(text, Kernel::sse2) == want);
             BOOST_TEST(line_hits(text, Kernel::avx2) == want);
             BOOST_TEST(line_hits(text, Kernel::avx512) == want);
+            BOOST_TEST(line_hits(text, Kernel::neon) == want);
         }
     }
 }
@@ -106,6 +130,7 @@ BOOST_AUTO_TEST_CASE(a_needle_cut_by_a_newline_is_no_hit) {
     BOOST_TEST(line_hits(text, Kernel::sse2) == want);
     BOOST_TEST(line_hits(text, Kernel::avx2) == want);
     BOOST_TEST(line_hits(text, Kernel::avx512) == want);
+    BOOST_TEST(line_hits(text, Kernel::neon) == want);
 }
 
 BOOST_AUTO_TEST_CASE(kernels_agree_with_the_reference_on_random_buffers) {
@@ -119,6 +144,7 @@ BOOST_AUTO_TEST_CASE(kernels_agree_with_the_reference_on_random_buffers) {
         BOOST_TEST_REQUIRE(sse2 == want, "round " << round);
         BOOST_TEST_REQUIRE(line_hits(text, Kernel::avx2) == want, "round " << round);
         BOOST_TEST_REQUIRE(line_hits(text, Kernel::avx512) == want, "round " << round);
+        BOOST_TEST_REQUIRE(line_hits(text, Kernel::neon) == want, "round " << round);
         BOOST_TEST_REQUIRE(line_hits(text, Kernel::best) == want, "round " << round);
     }
 }
@@ -136,7 +162,9 @@ BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcr
         R"({"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_3","name":"Agent","input":{"subagent_type":"viber:planner-review","prompt":"p"}}]}})",
         R"({"type":"user","timestamp":"2026-10-01T10:00:00Z","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_3","content":"VERDICT: PASS"}]}})",
         R"({"type":"user","message":{"content":"<command-message>viber:intent</command-message>"}})",
-        "", "garbage", "{\"a\":1}\r"};
+        "",
+        "garbage",
+        "{\"a\":1}\r"};
     std::uniform_int_distribution<std::size_t> pick(0, lines.size() - 1);
     std::uniform_int_distribution<int> noise(0, 9);
     for (int round = 0; round < 60; ++round) {
@@ -147,9 +175,14 @@ BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcr
             text += '\n';
         }
         for (const auto signals : {Signals::planner, Signals::planner_chain}) {
-            const Request request{signals, true};
+            constexpr PairedAgent reviewers[] = {
+                {.name = "planner-review", .rule = PairRule::single_reviewer}};
+            const Request request{signals, true, reviewers};
             const Scan a = scan_bytes_with(text, request, 64, Kernel::scalar);
-            const Scan b = scan_bytes_with(text, request, 1 << 17, round % 3 == 0 ? Kernel::sse2 : round % 3 == 1 ? Kernel::avx2 : Kernel::avx512);
+            const Scan b = scan_bytes_with(text, request, 1 << 17,
+                                           round % 3 == 0   ? Kernel::sse2
+                                           : round % 3 == 1 ? Kernel::avx2
+                                                            : Kernel::avx512);
             BOOST_TEST_REQUIRE(a.lines == b.lines);
             BOOST_TEST_REQUIRE(a.episode_start == b.episode_start);
             BOOST_TEST_REQUIRE(a.last_signal == b.last_signal);

@@ -1,6 +1,7 @@
 // verdict_nudge_test.cpp: the SubagentStop decision of SPEC §9, one case per rule.
 #define BOOST_TEST_MODULE verdict_nudge
 #include "common/payload.hpp"
+#include "support/hook_decision.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -12,6 +13,20 @@ namespace json = boost::json;
 
 namespace {
 
+// The decision's answer on a parsed payload.
+std::optional<json::value> decide(const json::object& payload) {
+    viber::Trace off;
+    return nudge::decide(viber::HookInput{&payload, {}}, off).answer;
+}
+
+// Hook mode's answer on stdin bytes (nullopt: the bounded read failed): prefilter, parse, decide.
+std::optional<json::value> run(const std::optional<std::string>& bytes) {
+    const viber::HookInfo verdict_nudge{.name = "verdict-nudge",
+                                        .decide = nudge::decide,
+                                        .prefilter = viber::Prefilter::viber_agent};
+    return viber::testing::hook_answer(verdict_nudge, bytes);
+}
+
 json::object stop(std::string_view agent_type, std::string_view message) {
     return json::object{{"hook_event_name", "SubagentStop"},
                         {"agent_type", agent_type},
@@ -20,7 +35,7 @@ json::object stop(std::string_view agent_type, std::string_view message) {
 }
 
 bool blocks(const json::object& payload) {
-    return nudge::decide(payload).has_value();
+    return decide(payload).has_value();
 }
 
 std::string expected_block() {
@@ -116,7 +131,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(decision)
 
 BOOST_AUTO_TEST_CASE(a_viber_stop_without_a_verdict_line_is_blocked_once) {
-    const auto answer = nudge::decide(stop("viber:task-coder", "Implemented the task."));
+    const auto answer = decide(stop("viber:task-coder", "Implemented the task."));
     BOOST_REQUIRE(answer);
     BOOST_TEST(json::serialize(*answer) == expected_block());
 }
@@ -196,20 +211,20 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(raw_payload)
 
 BOOST_AUTO_TEST_CASE(a_failed_read_prints_nothing) {
-    BOOST_TEST(!nudge::run(std::nullopt));
+    BOOST_TEST(!run(std::nullopt));
 }
 
 BOOST_AUTO_TEST_CASE(bytes_without_viber_are_dismissed) {
-    BOOST_TEST(!nudge::run(
+    BOOST_TEST(!run(
         std::string(R"({"agent_type":"general-purpose","last_assistant_message":"x"})")));
     // An escaped colon cannot reach a viber agent's payload as Claude Code writes it, and is
     // dismissed unparsed.
-    BOOST_TEST(!nudge::run(
+    BOOST_TEST(!run(
         std::string(R"({"agent_type":"viber\u003atask-coder","last_assistant_message":"x"})")));
 }
 
 BOOST_AUTO_TEST_CASE(a_viber_payload_decides) {
-    const auto answer = nudge::run(
+    const auto answer = run(
         std::string(R"({"agent_type":"viber:task-coder","last_assistant_message":"x"})"));
     BOOST_REQUIRE(answer);
     BOOST_TEST(json::serialize(*answer) == expected_block());
@@ -219,7 +234,7 @@ BOOST_AUTO_TEST_CASE(a_bom_payload_decides) {
     // hook_main's reader strips the BOM; run sees the stripped bytes.
     const auto bytes = viber::strip_bom(
         "\xEF\xBB\xBF{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"x\"}");
-    BOOST_TEST(nudge::run(std::string(bytes)).has_value());
+    BOOST_TEST(run(std::string(bytes)).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(broken_payloads_print_nothing) {
@@ -227,21 +242,21 @@ BOOST_AUTO_TEST_CASE(broken_payloads_print_nothing) {
          {"", "viber:", "[{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"x\"}]",
           "{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"x\"",
           "{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"x\"} trailing"})
-        BOOST_TEST(!nudge::run(std::string(bytes)), bytes);
+        BOOST_TEST(!run(std::string(bytes)), bytes);
 }
 
 BOOST_AUTO_TEST_CASE(a_key_quoted_inside_a_string_never_counts) {
-    BOOST_TEST(!nudge::run(std::string(
+    BOOST_TEST(!run(std::string(
         R"({"agent_type":"general-purpose","last_assistant_message":"{\"agent_type\":\"viber:task-coder\"}"})")));
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_in_the_message_still_decides) {
     BOOST_TEST(
-        nudge::run(
+        run(
             std::string(
                 "{\"agent_type\":\"viber:task-coder\",\"last_assistant_message\":\"x\xFF\"}"))
             .has_value());
-    BOOST_TEST(!nudge::run(std::string("{\"agent_type\":\"viber:task-coder\",\"last_assistant_"
+    BOOST_TEST(!run(std::string("{\"agent_type\":\"viber:task-coder\",\"last_assistant_"
                                        "message\":\"\xFF\\nVERDICT: PASS\"}")));
 }
 

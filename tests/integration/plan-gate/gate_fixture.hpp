@@ -26,10 +26,6 @@ using viber::testing::RunResult;
 using viber::testing::ScratchDir;
 using viber::testing::TranscriptBuilder;
 
-inline constexpr std::string_view allow_line =
-    "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}"
-    "\n";
-
 inline constexpr std::string_view planner_plan =
     "---\nsource: interview\n---\n# Plan\n\nDo the thing.\n";
 inline constexpr std::string_view plain_plan = "# Plan\n\nDo the thing.\n";
@@ -46,7 +42,7 @@ inline constexpr std::string_view verdict_iso = "2026-10-01T10:00:00.000Z";
 // The gate's answer, parsed.
 struct Answer {
     RunResult run;
-    std::string decision; // "allow", "deny", or empty when stdout was not one answer line
+    std::string decision; // "deny", or empty when stdout was not one answer line
     std::string reason;
 };
 
@@ -128,11 +124,12 @@ private:
     std::string run_dir_;
 };
 
-// The allow object exactly, exit 0, nothing on stderr.
+// No objection: nothing at all on stdout (an explicit allow would skip Claude Code's own
+// permission flow, docs/plan-gate.md), exit 0.
 inline void require_allow(const Answer& answer) {
     BOOST_TEST(answer.run.exit_code == 0);
     BOOST_TEST(!answer.run.timed_out);
-    BOOST_TEST(answer.run.out == allow_line);
+    BOOST_TEST(answer.run.out.empty(), "stdout: " << answer.run.out.substr(0, 200));
 }
 
 // A deny whose reason opens `next_step`, exit 0.

@@ -1,0 +1,70 @@
+// input_budget.hpp: a fuzz input that is slow or fat is a finding like a crash.
+//
+// The guard targets run each input's whole decision inside an InputBudget: past 50 ms of the
+// thread's CPU time per started KiB of input (CPU time, so a busy machine that deschedules the
+// fuzzer does not make a finding), or with the resident set grown by more than 64 MB over the call,
+// the target aborts, so libFuzzer saves the input as a crash (docs/command-model.md, "Caps and
+// cost": every decision is linear in the command). The allowance grows with the input because
+// the fuzz build's coverage and sanitizer instrumentation slow each byte 20-50 times (a 5 KB line
+// of 1,000 `nice` takes 0.5 ms in release and about 25 ms here): a linear decision stays far
+// inside it, a quadratic one leaves it within a few KiB. The release binary's own figures are
+// bench/'s.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <unistd.h>
+
+namespace viber::fuzzing {
+
+class InputBudget {
+public:
+    explicit InputBudget(std::size_t input_bytes)
+        : max_ms_(ms_per_kib * static_cast<long long>(1 + input_bytes / 1024)),
+          rss_(resident_bytes()), start_ns_(cpu_ns()) {}
+    InputBudget(const InputBudget&) = delete;
+    InputBudget& operator=(const InputBudget&) = delete;
+
+    ~InputBudget() {
+        const long long ms = (cpu_ns() - start_ns_) / 1000000;
+        const long long grown = resident_bytes() - rss_;
+        if (ms > max_ms_) {
+            std::fprintf(stderr, "input budget: the decision took %lld ms (limit %lld)\n", ms,
+                         max_ms_);
+            std::abort();
+        }
+        if (grown > max_growth) {
+            std::fprintf(stderr, "input budget: the resident set grew by %lld bytes\n", grown);
+            std::abort();
+        }
+    }
+
+private:
+    static constexpr long long ms_per_kib = 50;
+    static constexpr long long max_growth = 64LL << 20;
+
+    // The resident set now (Linux: /proc/self/statm; elsewhere the check is off).
+    static long long resident_bytes() {
+        std::FILE* statm = std::fopen("/proc/self/statm", "r");
+        if (statm == nullptr) return 0;
+        long long size = 0, resident = 0;
+        const int read = std::fscanf(statm, "%lld %lld", &size, &resident);
+        std::fclose(statm);
+        return read == 2 ? resident * ::sysconf(_SC_PAGESIZE) : 0;
+    }
+
+    long long max_ms_;
+    long long rss_;
+    long long start_ns_;
+
+    // This thread's CPU time.
+    static long long cpu_ns() {
+        timespec now{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
+    }
+};
+
+} // namespace viber::fuzzing

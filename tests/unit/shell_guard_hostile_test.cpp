@@ -1,0 +1,62 @@
+// shell_guard_hostile_test.cpp: shell-guard's decision on hostile commands of up to a mebibyte.
+// Each asserts the decision only; their cost is measured in bench/, never timed here.
+#define BOOST_TEST_MODULE shell_guard_hostile
+#include "shell-guard/shell_guard.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <string>
+
+using namespace viber::shell_guard;
+
+namespace {
+
+std::string repeat(std::string_view piece, std::size_t times) {
+    std::string out;
+    out.reserve(piece.size() * times);
+    for (std::size_t i = 0; i < times; ++i) out += piece;
+    return out;
+}
+
+std::string broken(const std::string& command) {
+    return broken_rules(command, rules_binding("viber:task-coder")).to_string();
+}
+
+constexpr std::size_t mebibyte = std::size_t{1} << 20;
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(sixteen_nested_sh_c_substitutions_of_a_mebibyte) {
+    std::string command = "rm x\n";
+    command += repeat("sh -c $(", 16);
+    command += repeat("echo x ", (mebibyte - command.size() - 16) / 7);
+    command += repeat(")", 16);
+    BOOST_TEST(broken(command) == "R3,R5");
+}
+
+BOOST_AUTO_TEST_CASE(ten_thousand_deep_substitution_still_judges_what_was_found) {
+    BOOST_TEST(broken("rm x\necho " + repeat("$(", 10000)) == "R3");
+}
+
+BOOST_AUTO_TEST_CASE(a_thousand_wrappers) {
+    BOOST_TEST(broken(repeat("sudo -u root nice -n 5 timeout 5 env X=1 ", 1000) + "rm x") == "R3");
+}
+
+BOOST_AUTO_TEST_CASE(targetless_redirections) {
+    BOOST_TEST(broken("x " + repeat("> ", mebibyte / 2 - 8) + "\nrm y") == "R3");
+}
+
+BOOST_AUTO_TEST_CASE(a_181_kilobyte_find_exec_tee_list) {
+    const std::string command = "find src -exec tee " + repeat("{} ", 60000) + "\\;";
+    BOOST_TEST(command.size() > 180000u);
+    BOOST_TEST(broken(command) == "R4");
+    BOOST_TEST(broken("find .temp -exec tee " + repeat("{} ", 60000) + "\\;") == "allow");
+}
+
+BOOST_AUTO_TEST_CASE(many_heredocs) {
+    BOOST_TEST(broken(repeat("cat <<'E'\nrm x; y\nE\n", 40000)) == "allow");
+    BOOST_TEST(broken(repeat("bash <<'E'\nrm x\nE\n", 20000)) == "R3,R5");
+}
+
+BOOST_AUTO_TEST_CASE(rm_followed_by_131072_words) {
+    BOOST_TEST(broken("rm " + repeat("x ", 131072)) == "R3");
+}
