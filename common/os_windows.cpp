@@ -5,16 +5,14 @@
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
 #endif
-#include <windows.h>
-
-#include <fcntl.h>
-#include <io.h>
-
 #include <algorithm>
 #include <condition_variable>
+#include <fcntl.h>
+#include <io.h>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <windows.h>
 
 namespace viber::os {
 
@@ -26,8 +24,8 @@ const Clock::time_point started_at = Clock::now();
 // code page instead).
 std::wstring widen(std::string_view utf8) {
     if (utf8.empty()) return {};
-    const int n = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()),
-                                        nullptr, 0);
+    const int n =
+        ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
     std::wstring wide(static_cast<std::size_t>(n), L'\0');
     ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), n);
     return wide;
@@ -46,8 +44,8 @@ std::string narrow(std::wstring_view wide) {
 // A path for the Win32 API: Git Bash's drive spelling `/c/x` (what hooks see in payloads and
 // what plan-gate's canonical file form uses) is `C:/x`; everything else as it is.
 std::wstring widen_path(std::string_view path) {
-    const bool letter = path.size() >= 2 && ((path[1] >= 'a' && path[1] <= 'z') ||
-                                             (path[1] >= 'A' && path[1] <= 'Z'));
+    const bool letter = path.size() >= 2 &&
+                        ((path[1] >= 'a' && path[1] <= 'z') || (path[1] >= 'A' && path[1] <= 'Z'));
     if (path.size() >= 2 && path[0] == '/' && letter && (path.size() == 2 || path[2] == '/')) {
         std::string drive(1, static_cast<char>(path[1] & ~0x20));
         drive += ':';
@@ -148,7 +146,8 @@ std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits)
                 if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF ||
                     error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
                     shared->ended = true;
-                else shared->failed = true;
+                else
+                    shared->failed = true;
             } else if (got == 0) {
                 shared->ended = true;
             } else {
@@ -195,7 +194,8 @@ FileKind file_kind(const std::string& path) {
     if (h == INVALID_HANDLE_VALUE) return FileKind::missing;
     BY_HANDLE_FILE_INFORMATION info{};
     FileKind kind = FileKind::other;
-    if (is_regular(h, &info)) kind = FileKind::regular;
+    if (is_regular(h, &info))
+        kind = FileKind::regular;
     else if (::GetFileInformationByHandle(h, &info) &&
              (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0)
         kind = FileKind::directory;
@@ -217,8 +217,8 @@ std::optional<std::time_t> mtime_seconds(const std::string& path) {
     ::CloseHandle(h);
     if (!regular) return std::nullopt;
     // FILETIME counts 100 ns ticks since 1601-01-01.
-    const std::uint64_t ticks =
-        (std::uint64_t{info.ftLastWriteTime.dwHighDateTime} << 32) | info.ftLastWriteTime.dwLowDateTime;
+    const std::uint64_t ticks = (std::uint64_t{info.ftLastWriteTime.dwHighDateTime} << 32) |
+                                info.ftLastWriteTime.dwLowDateTime;
     constexpr std::uint64_t epoch_offset = 116444736000000000ULL;
     if (ticks < epoch_offset) return std::nullopt;
     return static_cast<std::time_t>((ticks - epoch_offset) / 10000000ULL);
@@ -298,10 +298,10 @@ std::string executable_path(const char* argv0) {
         if (n < buffer.size()) {
             buffer.resize(n);
             // Resolve links the way realpath does on POSIX.
-            const HANDLE h = ::CreateFileW(buffer.c_str(), FILE_READ_ATTRIBUTES,
-                                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                                           nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS,
-                                           nullptr);
+            const HANDLE h =
+                ::CreateFileW(buffer.c_str(), FILE_READ_ATTRIBUTES,
+                              FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                              OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
             if (h != INVALID_HANDLE_VALUE) {
                 std::wstring real(32768, L'\0');
                 const DWORD m = ::GetFinalPathNameByHandleW(
@@ -310,8 +310,10 @@ std::string executable_path(const char* argv0) {
                 if (m > 0 && m < real.size()) {
                     real.resize(m);
                     // Drop the \\?\ prefix (and \\?\UNC\ back to \\) for an ordinary spelling.
-                    if (real.starts_with(L"\\\\?\\UNC\\")) real = L"\\\\" + real.substr(8);
-                    else if (real.starts_with(L"\\\\?\\")) real = real.substr(4);
+                    if (real.starts_with(L"\\\\?\\UNC\\"))
+                        real = L"\\\\" + real.substr(8);
+                    else if (real.starts_with(L"\\\\?\\"))
+                        real = real.substr(4);
                     return narrow(real);
                 }
             }
@@ -348,8 +350,10 @@ void append_quoted(std::wstring& line, const std::wstring& arg) {
             ++backslashes;
             continue;
         }
-        if (c == L'"') line.append(backslashes * 2 + 1, L'\\');
-        else line.append(backslashes, L'\\');
+        if (c == L'"')
+            line.append(backslashes * 2 + 1, L'\\');
+        else
+            line.append(backslashes, L'\\');
         backslashes = 0;
         line.push_back(c);
     }
@@ -397,8 +401,8 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     Handle out_read(read_raw), out_write(write_raw);
     ::SetHandleInformation(out_read.h, HANDLE_FLAG_INHERIT, 0);
     Handle null_device(::CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE,
-                                     FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING,
-                                     0, nullptr));
+                                     FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0,
+                                     nullptr));
     if (null_device.h == INVALID_HANDLE_VALUE) return result;
 
     std::wstring command_line;
@@ -414,8 +418,8 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     PROCESS_INFORMATION process{};
     // Suspended until it is in the job, so nothing it starts escapes.
     if (!::CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE,
-                          CREATE_SUSPENDED | CREATE_NO_WINDOW | CREATE_UNICODE_ENVIRONMENT,
-                          nullptr, dir.empty() ? nullptr : dir.c_str(), &startup, &process))
+                          CREATE_SUSPENDED | CREATE_NO_WINDOW | CREATE_UNICODE_ENVIRONMENT, nullptr,
+                          dir.empty() ? nullptr : dir.c_str(), &startup, &process))
         return result;
     Handle child(process.hProcess), thread(process.hThread);
     if (!::AssignProcessToJobObject(job.h, child.h)) {

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <boost/test/unit_test.hpp>
-
 #include <string>
 
 namespace viber::testing {

@@ -1,6 +1,7 @@
 // process.cpp: runs a built hook binary as a real process, for the integration tests.
 // POSIX: fork/exec with poll over the three pipes. Windows: CreateProcessW with a thread per pipe.
 #include "support/process.hpp"
+
 #include "support/platform.hpp"
 
 #include <cerrno>
@@ -12,9 +13,8 @@
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
 #endif
-#include <windows.h>
-
 #include <thread>
+#include <windows.h>
 #else
 #include <fcntl.h>
 #include <poll.h>
@@ -30,7 +30,9 @@ namespace viber::testing {
 std::string hook_binary(std::string_view name) {
     return std::string(VIBER_BIN_DIR) + "/" + std::string(name) + VIBER_EXE_SUFFIX;
 }
-std::string source_path(std::string_view rel) { return std::string(VIBER_SOURCE_DIR) + "/" + std::string(rel); }
+std::string source_path(std::string_view rel) {
+    return std::string(VIBER_SOURCE_DIR) + "/" + std::string(rel);
+}
 
 bool bash_on_path() {
 #ifdef _WIN32
@@ -94,30 +96,45 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
         pollfd fds[3];
         int n = 0;
         int out_i = -1, err_i = -1, in_i = -1;
-        if (out_open) { fds[n] = {out_pipe[0], POLLIN, 0}; out_i = n++; }
-        if (err_open) { fds[n] = {err_pipe[0], POLLIN, 0}; err_i = n++; }
-        if (in_fd >= 0 && !pending.empty()) { fds[n] = {in_fd, POLLOUT, 0}; in_i = n++; }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (out_open) {
+            fds[n] = {out_pipe[0], POLLIN, 0};
+            out_i = n++;
+        }
+        if (err_open) {
+            fds[n] = {err_pipe[0], POLLIN, 0};
+            err_i = n++;
+        }
+        if (in_fd >= 0 && !pending.empty()) {
+            fds[n] = {in_fd, POLLOUT, 0};
+            in_i = n++;
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             result.timed_out = true;
             ::kill(pid, SIGKILL);
             break;
         }
-        const int ready = ::poll(fds, static_cast<nfds_t>(n), static_cast<int>(std::min<long long>(left.count(), 100)));
+        const int ready = ::poll(fds, static_cast<nfds_t>(n),
+                                 static_cast<int>(std::min<long long>(left.count(), 100)));
         if (ready < 0 && errno != EINTR) break;
         char buffer[65536];
         auto drain = [&](int idx, int fd, std::string& into, bool& open) {
             if (idx < 0 || !(fds[idx].revents & (POLLIN | POLLHUP | POLLERR))) return;
             const ssize_t got = ::read(fd, buffer, sizeof buffer);
-            if (got <= 0) open = false;
-            else into.append(buffer, static_cast<std::size_t>(got));
+            if (got <= 0)
+                open = false;
+            else
+                into.append(buffer, static_cast<std::size_t>(got));
         };
         drain(out_i, out_pipe[0], result.out, out_open);
         drain(err_i, err_pipe[0], result.err, err_open);
         if (in_i >= 0 && (fds[in_i].revents & (POLLOUT | POLLERR | POLLHUP))) {
             const ssize_t put = ::write(in_fd, pending.data(), pending.size());
-            if (put > 0) pending.remove_prefix(static_cast<std::size_t>(put));
-            else if (put < 0 && errno != EAGAIN && errno != EINTR) pending = {};
+            if (put > 0)
+                pending.remove_prefix(static_cast<std::size_t>(put));
+            else if (put < 0 && errno != EAGAIN && errno != EINTR)
+                pending = {};
             if (pending.empty() && options.stdin_mode == StdinMode::bytes) {
                 ::close(in_fd);
                 in_fd = -1;
@@ -126,7 +143,8 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
     }
     int status = 0;
     ::waitpid(pid, &status, 0);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (in_fd >= 0) ::close(in_fd);
     ::close(out_pipe[0]);
     ::close(err_pipe[0]);
@@ -139,7 +157,8 @@ namespace {
 
 std::wstring widen(std::string_view utf8) {
     if (utf8.empty()) return {};
-    const int n = ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+    const int n =
+        ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
     std::wstring wide(static_cast<std::size_t>(n), L'\0');
     ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), n);
     return wide;
@@ -182,8 +201,10 @@ std::wstring environment_block(const std::map<std::string, std::optional<std::st
         const std::wstring wkey = widen(key);
         // Windows environment names are case-insensitive.
         for (auto it = vars.begin(); it != vars.end();) {
-            if (::_wcsicmp(it->first.c_str(), wkey.c_str()) == 0) it = vars.erase(it);
-            else ++it;
+            if (::_wcsicmp(it->first.c_str(), wkey.c_str()) == 0)
+                it = vars.erase(it);
+            else
+                ++it;
         }
         if (value) vars[wkey] = widen(*value);
     }
@@ -196,7 +217,8 @@ std::wstring environment_block(const std::map<std::string, std::optional<std::st
 void drain(HANDLE from, std::string& into) {
     char buffer[65536];
     DWORD got = 0;
-    while (::ReadFile(from, buffer, sizeof buffer, &got, nullptr) && got > 0) into.append(buffer, got);
+    while (::ReadFile(from, buffer, sizeof buffer, &got, nullptr) && got > 0)
+        into.append(buffer, got);
 }
 
 } // namespace
@@ -204,7 +226,8 @@ void drain(HANDLE from, std::string& into) {
 RunResult run_process(const std::string& exe, const RunOptions& options) {
     SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
     HANDLE in_read, in_write, out_read, out_write, err_read, err_write;
-    if (!::CreatePipe(&in_read, &in_write, &inherit, 0) || !::CreatePipe(&out_read, &out_write, &inherit, 0) ||
+    if (!::CreatePipe(&in_read, &in_write, &inherit, 0) ||
+        !::CreatePipe(&out_read, &out_write, &inherit, 0) ||
         !::CreatePipe(&err_read, &err_write, &inherit, 0))
         throw std::runtime_error("CreatePipe failed");
     ::SetHandleInformation(in_write, HANDLE_FLAG_INHERIT, 0);
@@ -225,9 +248,10 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
     startup.hStdError = err_write;
     PROCESS_INFORMATION process{};
     const auto started = std::chrono::steady_clock::now();
-    const BOOL created = ::CreateProcessW(widen(exe).c_str(), command_line.data(), nullptr, nullptr, TRUE,
-                                          CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(),
-                                          cwd.empty() ? nullptr : cwd.c_str(), &startup, &process);
+    const BOOL created =
+        ::CreateProcessW(widen(exe).c_str(), command_line.data(), nullptr, nullptr, TRUE,
+                         CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(),
+                         cwd.empty() ? nullptr : cwd.c_str(), &startup, &process);
     ::CloseHandle(in_read);
     ::CloseHandle(out_write);
     ::CloseHandle(err_write);
@@ -273,7 +297,8 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
     DWORD code = 0;
     ::GetExitCodeProcess(process.hProcess, &code);
     ::CloseHandle(process.hProcess);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     result.exit_code = result.timed_out ? -1 : static_cast<int>(code);
     return result;
 }

@@ -5,7 +5,6 @@
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/filesystem/path.hpp>
-
 #include <cstdlib>
 #include <ctime>
 #include <fstream>

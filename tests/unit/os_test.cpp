@@ -5,9 +5,8 @@
 #include "common/os.hpp"
 #include "support/scratch.hpp"
 
-#include <boost/test/unit_test.hpp>
-
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -97,8 +96,8 @@ BOOST_AUTO_TEST_CASE(output_past_the_cap_ends_the_run) {
 
 BOOST_AUTO_TEST_CASE(a_missing_program_or_directory_gives_no_output) {
     const ScratchDir dir;
-    const os::RunResult no_program = os::run_captured({"viber-no-such-program"}, dir.path(),
-                                                      in(std::chrono::seconds(20)), 1024);
+    const os::RunResult no_program =
+        os::run_captured({"viber-no-such-program"}, dir.path(), in(std::chrono::seconds(20)), 1024);
     const os::RunResult no_dir = os::run_captured(shell("echo planning"), dir / "no-such-dir",
                                                   in(std::chrono::seconds(20)), 1024);
     BOOST_TEST(no_program.output.empty());

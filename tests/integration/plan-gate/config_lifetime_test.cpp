@@ -145,5 +145,6 @@ BOOST_AUTO_TEST_CASE(config_dies_with_a_killed_gate) {
 
 // On Windows the job object ends config.sh's whole tree (os_windows.cpp); these scripts need a
 // POSIX shell with setsid, kill and sleep.
-BOOST_AUTO_TEST_CASE(process_lifetime_by_pid, *viber::testing::posix_only("config.sh with setsid")) {}
+BOOST_AUTO_TEST_CASE(process_lifetime_by_pid,
+                     *viber::testing::posix_only("config.sh with setsid")) {}
 #endif
