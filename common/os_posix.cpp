@@ -26,9 +26,6 @@ namespace viber::os {
 
 namespace {
 
-// Taken during static initialisation, before main: as close to the exec as portable code gets.
-const Clock::time_point started_at = Clock::now();
-
 int poll_ms(Clock::time_point deadline, int cap_ms) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -47,16 +44,6 @@ bool open_pipe(int fds[2]) {
 }
 
 } // namespace
-
-Clock::time_point process_start() {
-    return started_at;
-}
-
-std::chrono::milliseconds left_of(std::chrono::milliseconds budget) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(started_at + budget - Clock::now());
-    return std::max(left, std::chrono::milliseconds{0});
-}
 
 std::optional<std::tm> utc_calendar(std::time_t seconds) {
     std::tm tm{};

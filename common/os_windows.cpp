@@ -1,6 +1,7 @@
 // os_windows.cpp: the operating-system layer on Windows (wide-character paths, a reader thread for
 // stdin's time bounds, a job object for config.sh).
 #include "common/os.hpp"
+#include "common/os_windows_text.hpp"
 
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
@@ -17,19 +18,6 @@
 namespace viber::os {
 
 namespace {
-
-const Clock::time_point started_at = Clock::now();
-
-// UTF-8 to UTF-16 for every path handed to the Win32 API (the *A functions would read the ANSI
-// code page instead).
-std::wstring widen(std::string_view utf8) {
-    if (utf8.empty()) return {};
-    const int n =
-        ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
-    std::wstring wide(static_cast<std::size_t>(n), L'\0');
-    ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), n);
-    return wide;
-}
 
 std::string narrow(std::wstring_view wide) {
     if (wide.empty()) return {};
@@ -77,16 +65,6 @@ bool is_regular(HANDLE h, BY_HANDLE_FILE_INFORMATION* info) {
 }
 
 } // namespace
-
-Clock::time_point process_start() {
-    return started_at;
-}
-
-std::chrono::milliseconds left_of(std::chrono::milliseconds budget) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(started_at + budget - Clock::now());
-    return std::max(left, std::chrono::milliseconds{0});
-}
 
 std::optional<std::tm> utc_calendar(std::time_t seconds) {
     std::tm tm{};
@@ -334,32 +312,6 @@ std::string executable_path(const char* argv0) {
 // Child processes
 
 namespace {
-
-// One argument quoted for CommandLineToArgvW / the C runtime's parser: Windows has no argv, so a
-// command line is unavoidable; this quoting gives the child back exactly `arg`.
-void append_quoted(std::wstring& line, const std::wstring& arg) {
-    if (!line.empty()) line.push_back(L' ');
-    if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) {
-        line += arg;
-        return;
-    }
-    line.push_back(L'"');
-    std::size_t backslashes = 0;
-    for (const wchar_t c : arg) {
-        if (c == L'\\') {
-            ++backslashes;
-            continue;
-        }
-        if (c == L'"')
-            line.append(backslashes * 2 + 1, L'\\');
-        else
-            line.append(backslashes, L'\\');
-        backslashes = 0;
-        line.push_back(c);
-    }
-    line.append(backslashes * 2, L'\\');
-    line.push_back(L'"');
-}
 
 struct Handle {
     HANDLE h = nullptr;

@@ -13,6 +13,8 @@
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
 #endif
+#include "common/os_windows_text.hpp"
+
 #include <thread>
 #include <windows.h>
 #else
@@ -153,38 +155,10 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
     return result;
 }
 #else
+using os::append_quoted;
+using os::widen;
+
 namespace {
-
-std::wstring widen(std::string_view utf8) {
-    if (utf8.empty()) return {};
-    const int n =
-        ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
-    std::wstring wide(static_cast<std::size_t>(n), L'\0');
-    ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), n);
-    return wide;
-}
-
-// The C runtime's quoting rules, so the child's argv is exactly the strings given.
-void append_quoted(std::wstring& line, const std::wstring& arg) {
-    if (!line.empty()) line.push_back(L' ');
-    if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) {
-        line += arg;
-        return;
-    }
-    line.push_back(L'"');
-    std::size_t backslashes = 0;
-    for (const wchar_t c : arg) {
-        if (c == L'\\') {
-            ++backslashes;
-            continue;
-        }
-        line.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
-        backslashes = 0;
-        line.push_back(c);
-    }
-    line.append(backslashes * 2, L'\\');
-    line.push_back(L'"');
-}
 
 // The parent's environment with `changes` applied, as a sorted-enough UTF-16 block.
 std::wstring environment_block(const std::map<std::string, std::optional<std::string>>& changes) {

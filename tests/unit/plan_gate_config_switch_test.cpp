@@ -3,8 +3,9 @@
 #define BOOST_TEST_MODULE plan_gate_config_switch
 #include "common/os.hpp"
 #include "plan-gate/config_switch.hpp"
-#include "support/scratch.hpp"
+#include "support/pids.hpp"
 #include "support/platform.hpp"
+#include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -17,15 +18,6 @@ using namespace viber::plan_gate;
 using viber::testing::ScratchDir;
 
 namespace {
-
-// True while `pid` runs (a zombie waiting for its reaper counts as gone).
-bool running(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string content;
-    if (!std::getline(stat, content)) return false;
-    const std::size_t close = content.rfind(')');
-    return close != std::string::npos && close + 2 < content.size() && content[close + 2] != 'Z';
-}
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);
@@ -73,7 +65,8 @@ BOOST_AUTO_TEST_CASE(two_switch_lines_are_off) {
         !switch_is_on("planning.plain-plan-review: true\nplanning.plain-plan-review: false\n"));
 }
 
-BOOST_AUTO_TEST_CASE(script_runs_in_cwd_with_stdin_from_dev_null_and_stderr_dropped, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(script_runs_in_cwd_with_stdin_from_dev_null_and_stderr_dropped,
+                     *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string project = dir.mkdir("it's a \"project\" $(touch pwned) dir");
     const std::string script = dir.write("config.sh", "echo to-stderr >&2\n"
@@ -105,7 +98,8 @@ BOOST_AUTO_TEST_CASE(script_that_cannot_run_gives_no_switch, *viber::testing::ne
     BOOST_TEST(!(bad_cwd && switch_is_on(*bad_cwd)));
 }
 
-BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group,
+                     *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "echo 'planning.plain-plan-review: true'\n"
                                                       "sleep 30 &\n"
@@ -127,14 +121,16 @@ BOOST_AUTO_TEST_CASE(script_past_the_time_bound_is_killed_with_its_group, *viber
     BOOST_REQUIRE(!bgpid.empty());
     BOOST_REQUIRE(!pid.empty());
     // The background child is reparented when its shell dies; give its reaper a moment.
-    for (int i = 0; i < 100 && running(std::stol(bgpid)); ++i) ::usleep(20'000);
-    BOOST_TEST(!running(std::stol(bgpid)));
-    BOOST_TEST(!running(std::stol(pid)));
+    for (int i = 0; i < 100 && viber::testing::process_running(std::stol(bgpid)); ++i)
+        ::usleep(20'000);
+    BOOST_TEST(!viber::testing::process_running(std::stol(bgpid)));
+    BOOST_TEST(!viber::testing::process_running(std::stol(pid)));
 }
 
 // The script's answer is complete when it exits; a background job still holding stdout neither
 // holds the hook nor outlives it.
-BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_exits, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_exits,
+                     *viber::testing::needs_bash()) {
     const ScratchDir dir;
     const std::string script = dir.write("config.sh", "echo 'planning.plain-plan-review: true'\n"
                                                       "sleep 30 &\n"
@@ -145,7 +141,7 @@ BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_ex
     BOOST_TEST(switch_is_on(*output));
     const std::string bgpid = read_file(dir / "bgpid");
     BOOST_REQUIRE(!bgpid.empty());
-    BOOST_TEST(!running(std::stol(bgpid)));
+    BOOST_TEST(!viber::testing::process_running(std::stol(bgpid)));
 }
 
 BOOST_AUTO_TEST_CASE(the_time_left_never_passes_five_seconds_or_the_hook_deadline) {

@@ -5,6 +5,7 @@
 // asserted exactly; time only as a generous hang guard.
 #define BOOST_TEST_MODULE plan_gate_config_lifetime
 #include "gate_fixture.hpp"
+#include "support/pids.hpp"
 
 #ifndef _WIN32
 
@@ -116,15 +117,6 @@ BOOST_AUTO_TEST_CASE(config_that_never_ends_is_killed_and_the_gate_fails_open) {
 }
 
 #ifdef __linux__
-// True while `pid` runs; a zombie counts as gone (PID 1 in a container may never reap it).
-bool running(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string content;
-    if (!std::getline(stat, content)) return false;
-    const std::size_t close = content.rfind(')');
-    return close != std::string::npos && close + 2 < content.size() && content[close + 2] != 'Z';
-}
-
 BOOST_AUTO_TEST_CASE(config_dies_with_a_killed_gate) {
     const ScratchDir names;
     const std::string shell = names / "shell.pid";
@@ -136,8 +128,8 @@ BOOST_AUTO_TEST_CASE(config_dies_with_a_killed_gate) {
     const long shell_pid = read_pid(shell);
     BOOST_REQUIRE(shell_pid > 0);
     // The orphan is reaped by init (or the nearest subreaper) a moment after it is killed.
-    for (int i = 0; i < 250 && running(shell_pid); ++i) ::usleep(20'000);
-    BOOST_TEST(!running(shell_pid));
+    for (int i = 0; i < 250 && viber::testing::process_running(shell_pid); ++i) ::usleep(20'000);
+    BOOST_TEST(!viber::testing::process_running(shell_pid));
 }
 #endif
 #else

@@ -3,6 +3,7 @@
 // plain-plan-review decides.
 #define BOOST_TEST_MODULE plan_gate_plain_path
 #include "gate_fixture.hpp"
+#include "support/pids.hpp"
 #include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -33,14 +34,6 @@ std::string first_line(const std::string& path) {
     std::string line;
     std::getline(in, line);
     return line;
-}
-
-bool running(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string content;
-    if (!std::getline(stat, content)) return false;
-    const std::size_t close = content.rfind(')');
-    return close != std::string::npos && close + 2 < content.size() && content[close + 2] != 'Z';
 }
 
 constexpr std::string_view plain_trailer =
@@ -139,12 +132,14 @@ BOOST_AUTO_TEST_CASE(hanging_config_is_killed_and_the_gate_allows, *viber::testi
     const std::string bgpid = first_line(p.gate.tree() / "scripts/bgpid");
     BOOST_REQUIRE(!pid.empty());
     BOOST_REQUIRE(!bgpid.empty());
-    for (int i = 0; i < 100 && running(std::stol(bgpid)); ++i) ::usleep(20'000);
-    BOOST_TEST(!running(std::stol(pid)));
-    BOOST_TEST(!running(std::stol(bgpid)));
+    for (int i = 0; i < 100 && viber::testing::process_running(std::stol(bgpid)); ++i)
+        ::usleep(20'000);
+    BOOST_TEST(!viber::testing::process_running(std::stol(pid)));
+    BOOST_TEST(!viber::testing::process_running(std::stol(bgpid)));
 }
 
-BOOST_AUTO_TEST_CASE(config_runs_in_cwd_with_spaces_and_quotes_never_interpolated, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(config_runs_in_cwd_with_spaces_and_quotes_never_interpolated,
+                     *viber::testing::needs_bash()) {
     Gate gate;
     gate.config("pwd > \"$(dirname \"$0\")/seen-cwd\"\necho 'planning.plain-plan-review: true'\n");
     const std::string project =
@@ -197,7 +192,8 @@ BOOST_AUTO_TEST_CASE(plain_plan_review_pass_allows, *viber::testing::needs_bash(
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(planner_review_pass_does_not_satisfy_the_plain_path, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(planner_review_pass_does_not_satisfy_the_plain_path,
+                     *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     p.t.dispatch("viber:planner-review", "toolu_R");
     p.t.tool_result("toolu_R", "VERDICT: PASS");
@@ -206,7 +202,8 @@ BOOST_AUTO_TEST_CASE(planner_review_pass_does_not_satisfy_the_plain_path, *viber
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
 }
 
-BOOST_AUTO_TEST_CASE(plain_plan_review_pass_does_not_satisfy_the_planner_path, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(plain_plan_review_pass_does_not_satisfy_the_planner_path,
+                     *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(switch_on_script);
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
