@@ -22,10 +22,6 @@ bool is_directory(const std::string& path);
 std::optional<std::string> read_regular_file(const std::string& path,
                                              std::size_t max_bytes = std::size_t{64} << 20);
 
-// Opens `path` for streaming when it is a regular file; returns the descriptor or -1.
-// The caller closes it.
-int open_regular_file(const std::string& path);
-
 // `text` with its trailing newlines (LF or CRLF) cut, as the shell's $(cat) did: how the plugin's
 // text files (manifest, plan hints) are injected.
 std::string_view cut_trailing_newlines(std::string_view text);

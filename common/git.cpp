@@ -1,9 +1,10 @@
 // git.cpp: the git top level of a directory, found without starting a process.
 #include "common/git.hpp"
 
+#include "common/os.hpp"
+
 #include <boost/filesystem/operations.hpp>
 #include <boost/filesystem/path.hpp>
-#include <sys/stat.h>
 
 namespace viber {
 
@@ -21,10 +22,8 @@ std::optional<std::string> git_top_level(const std::string& dir) {
     at = at.lexically_normal();
     while (at.filename() == "." && at.has_parent_path()) at = at.parent_path();
     for (;;) {
-        struct stat st {};
-        const fs::path marker = at / ".git";
-        if (::lstat(marker.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
-            std::string top = at.string();
+        if (os::is_directory_or_file_entry((at / ".git").string())) {
+            std::string top = at.generic_string(); // forward slashes on Windows too
             while (top.size() > 1 && top.back() == '/') top.pop_back();
             return top;
         }

@@ -3,6 +3,7 @@
 #include "common/hook_main.hpp"
 
 #include "common/log.hpp"
+#include "common/os.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
@@ -12,11 +13,9 @@
 #include <boost/json/serialize.hpp>
 #include <boost/program_options.hpp>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
-#include <unistd.h>
 
 namespace viber {
 
@@ -201,8 +200,7 @@ Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& st
 
 int hook_main(int argc, char** argv, const HookInfo& info) {
     const auto start = std::chrono::steady_clock::now();
-    // A reader that goes away must not kill the hook with SIGPIPE.
-    std::signal(SIGPIPE, SIG_IGN);
+    os::prepare_standard_streams();
     set_argv0(argc > 0 ? argv[0] : nullptr);
     if (argc > 1) {
         try {
@@ -213,7 +211,7 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
     }
     Decision decision;
     try {
-        const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
+        const std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
         Trace off;
         decision = decide_stdin(info, stdin_bytes, off);
         answer(decision);

@@ -2,10 +2,9 @@
 #include "common/output.hpp"
 
 #include "common/utf8.hpp"
+#include "common/os.hpp"
 
 #include <boost/json/serialize.hpp>
-#include <cerrno>
-#include <unistd.h>
 
 namespace viber {
 
@@ -101,14 +100,7 @@ std::string to_line(const json::value& answer) {
 }
 
 void write_stdout(std::string_view line) {
-    while (!line.empty()) {
-        const ssize_t put = ::write(STDOUT_FILENO, line.data(), line.size());
-        if (put < 0) {
-            if (errno == EINTR) continue;
-            return;
-        }
-        line.remove_prefix(static_cast<std::size_t>(put));
-    }
+    os::write_stdout(line);
 }
 
 } // namespace viber

@@ -4,51 +4,18 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
-#include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <poll.h>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace viber {
 
-namespace {
-using Clock = std::chrono::steady_clock;
-
-int remaining_ms(Clock::time_point deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    return left.count() < 0 ? 0 : static_cast<int>(left.count());
-}
-} // namespace
-
-std::optional<std::string> read_bounded(int fd, const StdinLimits& limits) {
-    std::string bytes;
-    const auto total_deadline = Clock::now() + limits.total;
-    char buffer[64 * 1024];
-    for (;;) {
-        const int wait =
-            std::min(static_cast<int>(limits.idle.count()), remaining_ms(total_deadline));
-        pollfd pfd{fd, POLLIN, 0};
-        const int ready = ::poll(&pfd, 1, wait);
-        if (ready < 0) {
-            if (errno == EINTR) continue;
-            return std::nullopt;
-        }
-        if (ready == 0) return std::nullopt; // idle or total bound passed with no data
-        const ssize_t got = ::read(fd, buffer, sizeof buffer);
-        if (got < 0) {
-            if (errno == EINTR || errno == EAGAIN) continue;
-            return std::nullopt;
-        }
-        if (got == 0) break;
-        if (bytes.size() + static_cast<std::size_t>(got) > limits.max_bytes) return std::nullopt;
-        bytes.append(buffer, static_cast<std::size_t>(got));
-        if (Clock::now() >= total_deadline) return std::nullopt;
-    }
-    const std::string_view body = strip_bom(bytes);
-    if (body.size() != bytes.size()) bytes.erase(0, bytes.size() - body.size());
+std::optional<std::string> read_bounded(os::Stream stream, const StdinLimits& limits) {
+    std::optional<std::string> bytes = os::read_stream(stream, limits);
+    if (!bytes) return std::nullopt;
+    const std::string_view body = strip_bom(*bytes);
+    if (body.size() != bytes->size()) bytes->erase(0, bytes->size() - body.size());
     return bytes;
 }
 
@@ -363,10 +330,7 @@ bool is_true(const boost::json::object& obj, std::string_view key) {
 }
 
 bool contains(std::string_view haystack, std::string_view needle) {
-    if (needle.empty()) return true;
-    // An empty haystack may have a null data(): memmem must not see it.
-    if (haystack.size() < needle.size()) return false;
-    return ::memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
+    return os::contains_bytes(haystack, needle);
 }
 
 } // namespace viber

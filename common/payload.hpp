@@ -1,6 +1,8 @@
 // payload.hpp: the bounded stdin reader and top-level key access on the hook payload.
 #pragma once
 
+#include "common/os.hpp"
+
 #include <boost/json/object.hpp>
 #include <chrono>
 #include <cstddef>
@@ -10,18 +12,12 @@
 
 namespace viber {
 
-// Bounds on reading stdin: a hook must answer inside Claude Code's 10 s timeout even when the
-// writer holds the pipe open, and must not grow without limit on a runaway payload.
-struct StdinLimits {
-    std::size_t max_bytes = std::size_t{64} << 20;
-    std::chrono::milliseconds idle{2000};
-    std::chrono::milliseconds total{8000};
-};
+using os::StdinLimits;
 
-// Reads file descriptor `fd` to EOF within `limits`. Returns the bytes with a leading UTF-8 BOM
-// removed, or nullopt when the cap or a time bound was hit or the read failed: the caller fails
-// open on nullopt.
-std::optional<std::string> read_bounded(int fd, const StdinLimits& limits = {});
+// Reads `stream` (stdin: os::standard_input()) to its end within `limits`. Returns the bytes with
+// a leading UTF-8 BOM removed, or nullopt when the cap or a time bound was hit or the read
+// failed: the caller fails open on nullopt.
+std::optional<std::string> read_bounded(os::Stream stream, const StdinLimits& limits = {});
 
 // Removes one leading UTF-8 byte-order mark.
 std::string_view strip_bom(std::string_view bytes);

@@ -2,6 +2,7 @@
 #include "common/plugin_paths.hpp"
 
 #include "common/files.hpp"
+#include "common/os.hpp"
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/filesystem/path.hpp>
@@ -21,16 +22,9 @@ void set_argv0(const char* argv0) {
 }
 
 std::string executable_dir() {
-    boost::system::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec || exe.empty()) {
-        if (g_argv0 == nullptr || *g_argv0 == '\0') return ".";
-        exe = fs::absolute(fs::path(g_argv0), ec);
-        if (ec) return ".";
-        fs::path real = fs::canonical(exe, ec);
-        if (!ec) exe = real;
-    }
-    return exe.parent_path().string();
+    const std::string exe = os::executable_path(g_argv0);
+    if (exe.empty()) return ".";
+    return fs::path(exe).parent_path().generic_string(); // forward slashes on Windows too
 }
 
 std::string plugin_file(std::string_view rel, const char* plugin_root_env,
@@ -49,7 +43,7 @@ std::string plugin_root() {
         while (root.size() > 1 && root.back() == '/') root.pop_back();
         return root;
     }
-    return (fs::path(executable_dir()) / ".." / "..").lexically_normal().string();
+    return (fs::path(executable_dir()) / ".." / "..").lexically_normal().generic_string();
 }
 
 std::string plugin_file(std::string_view rel) {

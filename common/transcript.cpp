@@ -8,6 +8,7 @@
 #include "common/transcript.hpp"
 
 #include "common/files.hpp"
+#include "common/os.hpp"
 #include "common/payload.hpp"
 
 #include <algorithm>
@@ -20,7 +21,6 @@
 #include <cstring>
 #include <memory>
 #include <new>
-#include <unistd.h>
 #include <unordered_map>
 #include <utility>
 
@@ -363,35 +363,16 @@ public:
 class FileSource final : public Source {
 public:
     // Opens `path` only when it is a regular file (never blocking on a FIFO); open() says.
-    explicit FileSource(const std::string& path) : fd_(open_regular_file(path)) {}
-    ~FileSource() override {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    FileSource(const FileSource&) = delete;
-    FileSource& operator=(const FileSource&) = delete;
-    bool open() const { return fd_ >= 0; }
-    long read_some(char* into, std::size_t size) override {
-        for (;;) {
-            const ssize_t got = ::read(fd_, into, size);
-            if (got < 0 && errno == EINTR) continue;
-            return static_cast<long>(got);
-        }
-    }
+    explicit FileSource(const std::string& path) : file_(os::File::open_regular(path)) {}
+    bool open() const { return static_cast<bool>(file_); }
+    long read_some(char* into, std::size_t size) override { return file_.read_some(into, size); }
     bool read_at(std::string& into, std::uint64_t offset, std::size_t size) override {
         into.resize(size);
-        std::size_t done = 0;
-        while (done < size) {
-            const ssize_t got =
-                ::pread(fd_, into.data() + done, size - done, static_cast<off_t>(offset + done));
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) return false;
-            done += static_cast<std::size_t>(got);
-        }
-        return true;
+        return file_.read_exact_at(into.data(), size, offset);
     }
 
 private:
-    int fd_;
+    os::File file_;
 };
 
 class MemorySource final : public Source {

@@ -10,6 +10,7 @@
 
 #include "common/files.hpp"
 #include "common/git.hpp"
+#include "common/os.hpp"
 #include "common/output.hpp"
 #include "common/paths.hpp"
 #include "common/payload.hpp"
@@ -166,10 +167,9 @@ std::string line_text(std::size_t line) {
 
 std::string utc_text(std::int64_t seconds) {
     const std::time_t t = static_cast<std::time_t>(seconds);
-    std::tm tm{};
+    const std::optional<std::tm> tm = os::utc_calendar(t);
     char buffer[32];
-    if (::gmtime_r(&t, &tm) == nullptr ||
-        std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+    if (!tm || std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &*tm) == 0)
         return std::to_string(seconds);
     return buffer;
 }

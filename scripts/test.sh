@@ -29,6 +29,24 @@ jobs="${VIBER_JOBS:-$(nproc)}"
 # CI installs every platform's packages once, first, and says so (VIBER_DEPS_INSTALLED=1).
 if [ "${VIBER_DEPS_INSTALLED:-}" != 1 ]; then bash scripts/install-deps.sh "${deps[@]}"; fi
 
+# --- windows-x64: Boost for mingw (cached), then one wine prefix initialised once -------------
+if [ "$preset" = windows-x64 ]; then
+  bash scripts/build-boost-mingw.sh
+  export WINEDEBUG=-all WINEPREFIX="$root/build/wine-prefix"
+  if [ ! -f "$WINEPREFIX/system.reg" ]; then
+    mkdir -p "$WINEPREFIX"
+    /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1 || true
+    /usr/lib/wine/wineserver64 -w || true
+  fi
+  # One persistent wine server (and wine's own services, started by a first program) outside
+  # ctest: a server started by a test would inherit that test's output pipe and ctest would wait
+  # for it to exit.
+  /usr/lib/wine/wineserver64 -p </dev/null >/dev/null 2>&1 || true # already running: fine
+  /usr/lib/wine/wine64 cmd /c exit </dev/null >/dev/null 2>&1 || true
+  trap '/usr/lib/wine/wineserver64 -k >/dev/null 2>&1 || true' EXIT
+fi
+# --- end windows-x64 ---------------------------------------------------------------------------
+
 configure=(--preset "$preset")
 if [ -n "${VIBER_WERROR:-}" ]; then configure+=("-DVIBER_WERROR=$VIBER_WERROR"); fi
 cmake "${configure[@]}"

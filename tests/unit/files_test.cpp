@@ -1,7 +1,9 @@
 // files_test.cpp: reading files a hook does not control: only regular files, never blocking.
 #define BOOST_TEST_MODULE files
 #include "common/files.hpp"
+#include "common/os.hpp"
 #include "support/scratch.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -13,7 +15,6 @@
 using viber::is_directory;
 using viber::is_regular_file;
 using viber::mtime_seconds;
-using viber::open_regular_file;
 using viber::read_regular_file;
 using viber::testing::ScratchDir;
 
@@ -53,7 +54,7 @@ BOOST_AUTO_TEST_CASE(a_file_larger_than_the_read_buffer_is_read_whole) {
     BOOST_TEST((*got == text));
 }
 
-BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking) {
+BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking, *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     const std::string path = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
@@ -61,13 +62,13 @@ BOOST_AUTO_TEST_CASE(a_fifo_is_refused_without_blocking) {
     const auto start = std::chrono::steady_clock::now();
     BOOST_TEST(!is_regular_file(path));
     BOOST_TEST(!read_regular_file(path));
-    BOOST_TEST(open_regular_file(path) == -1);
+    BOOST_TEST(!viber::os::File::open_regular(path));
     BOOST_TEST(!mtime_seconds(path));
     BOOST_TEST(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
                5.0);
 }
 
-BOOST_AUTO_TEST_CASE(a_fifo_with_a_writer_is_refused_too) {
+BOOST_AUTO_TEST_CASE(a_fifo_with_a_writer_is_refused_too, *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     const std::string path = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
@@ -88,11 +89,11 @@ BOOST_AUTO_TEST_CASE(a_directory_is_refused) {
     BOOST_TEST(is_directory(path));
     BOOST_TEST(!is_regular_file(path));
     BOOST_TEST(!read_regular_file(path));
-    BOOST_TEST(open_regular_file(path) == -1);
+    BOOST_TEST(!viber::os::File::open_regular(path));
     BOOST_TEST(!mtime_seconds(path));
 }
 
-BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused) {
+BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused, *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string path = dir / "dangling";
     BOOST_REQUIRE(::symlink((dir / "missing").c_str(), path.c_str()) == 0);
@@ -102,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused) {
     BOOST_TEST(!mtime_seconds(path));
 }
 
-BOOST_AUTO_TEST_CASE(a_link_to_a_regular_file_is_followed) {
+BOOST_AUTO_TEST_CASE(a_link_to_a_regular_file_is_followed, *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string target = dir.write("target", "text");
     const std::string path = dir / "link";
@@ -120,7 +121,7 @@ BOOST_AUTO_TEST_CASE(a_missing_file_and_an_empty_path_are_refused) {
     BOOST_TEST(!read_regular_file(""));
     BOOST_TEST(!is_regular_file(""));
     BOOST_TEST(!is_directory(""));
-    BOOST_TEST(open_regular_file("") == -1);
+    BOOST_TEST(!viber::os::File::open_regular(""));
     BOOST_TEST(!mtime_seconds(""));
 }
 
@@ -134,7 +135,7 @@ BOOST_AUTO_TEST_CASE(dev_zero_is_refused_at_once) {
     HangGuard guard;
     BOOST_TEST(!is_regular_file("/dev/zero"));
     BOOST_TEST(!read_regular_file("/dev/zero"));
-    BOOST_TEST(open_regular_file("/dev/zero") == -1);
+    BOOST_TEST(!viber::os::File::open_regular("/dev/zero"));
     BOOST_TEST(!read_regular_file("/dev/null"));
 }
 
@@ -146,7 +147,7 @@ BOOST_AUTO_TEST_CASE(the_size_cap_is_inclusive) {
     BOOST_TEST(!read_regular_file(path, 0));
 }
 
-BOOST_AUTO_TEST_CASE(a_file_whose_read_fails_is_refused) {
+BOOST_AUTO_TEST_CASE(a_file_whose_read_fails_is_refused, *viber::testing::posix_only("/proc")) {
     // /proc/self/mem is a regular file whose read at offset 0 fails (EIO): the read error path,
     // testable even as root.
     BOOST_REQUIRE(is_regular_file("/proc/self/mem"));
@@ -160,7 +161,7 @@ BOOST_AUTO_TEST_CASE(a_file_without_read_permission) {
     // Root reads a mode-000 file anyway; the reader must agree with what the system allows.
     if (::access(path.c_str(), R_OK) != 0) {
         BOOST_TEST(!read_regular_file(path));
-        BOOST_TEST(open_regular_file(path) == -1);
+        BOOST_TEST(!viber::os::File::open_regular(path));
     } else {
         BOOST_TEST_MESSAGE(
             "running with read access past mode 000 (root): checking the read succeeds");
@@ -171,15 +172,16 @@ BOOST_AUTO_TEST_CASE(a_file_without_read_permission) {
     BOOST_TEST(is_regular_file(path)); // stat needs no read permission
 }
 
-BOOST_AUTO_TEST_CASE(open_regular_file_gives_a_blocking_descriptor) {
+BOOST_AUTO_TEST_CASE(an_open_regular_file_reads_plainly_and_at_an_offset) {
     ScratchDir dir;
-    const int fd = open_regular_file(dir.write("f", "abc"));
-    BOOST_REQUIRE(fd >= 0);
-    BOOST_TEST((::fcntl(fd, F_GETFL) & O_NONBLOCK) == 0);
-    BOOST_TEST((::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
+    viber::os::File file = viber::os::File::open_regular(dir.write("f", "abcdef"));
+    BOOST_REQUIRE(static_cast<bool>(file));
     char buffer[8];
-    BOOST_TEST(::read(fd, buffer, sizeof buffer) == 3);
-    ::close(fd);
+    BOOST_TEST(file.read_some(buffer, sizeof buffer) == 6);
+    BOOST_TEST(file.read_some(buffer, sizeof buffer) == 0);
+    BOOST_TEST(file.read_exact_at(buffer, 3, 2));
+    BOOST_TEST(std::string(buffer, 3) == "cde");
+    BOOST_TEST(!file.read_exact_at(buffer, 3, 4)); // past the end
 }
 
 BOOST_AUTO_TEST_CASE(mtime_is_whole_seconds) {
@@ -202,4 +204,3 @@ BOOST_AUTO_TEST_CASE(cuts_lf_and_crlf_trailing_newlines_only) {
     BOOST_TEST(viber::cut_trailing_newlines("\n\r\n") == "");
     BOOST_TEST(viber::cut_trailing_newlines("") == "");
 }
-

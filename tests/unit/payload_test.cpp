@@ -26,6 +26,15 @@ namespace {
 
 using viber::testing::IgnoreSigpipe;
 
+// The layer's stream for a C descriptor: the descriptor on POSIX, its HANDLE on Windows.
+viber::os::Stream stream_of(int fd) {
+#ifdef _WIN32
+    return reinterpret_cast<viber::os::Stream>(::_get_osfhandle(fd));
+#else
+    return fd;
+#endif
+}
+
 // A pipe whose ends close with the object.
 struct Pipe {
     int read_end = -1;
@@ -71,7 +80,7 @@ std::optional<std::string> read_through_pipe(const std::string& bytes,
         }
         pipe.close_write();
     });
-    auto result = read_bounded(pipe.read_end, limits);
+    auto result = read_bounded(stream_of(pipe.read_end), limits);
     pipe.close_read(); // unblocks a writer the reader gave up on
     writer.join();
     return result;
@@ -117,7 +126,7 @@ BOOST_AUTO_TEST_CASE(reads_a_regular_file) {
     const std::string path = dir.write("payload.json", "{\"a\":1}\n");
     const int fd = ::open(path.c_str(), O_RDONLY);
     BOOST_REQUIRE(fd >= 0);
-    const auto got = read_bounded(fd);
+    const auto got = read_bounded(stream_of(fd));
     ::close(fd);
     BOOST_REQUIRE(got);
     BOOST_TEST(*got == "{\"a\":1}\n");
@@ -163,7 +172,7 @@ BOOST_AUTO_TEST_CASE(a_pipe_held_open_with_no_data_fails_after_the_idle_bound) {
     StdinLimits limits;
     limits.idle = 300ms;
     const auto start = std::chrono::steady_clock::now();
-    const auto got = read_bounded(pipe.read_end, limits);
+    const auto got = read_bounded(stream_of(pipe.read_end), limits);
     const double took = seconds_since(start);
     BOOST_TEST(!got);
     BOOST_TEST(took >= 0.25);
@@ -175,7 +184,7 @@ BOOST_AUTO_TEST_CASE(a_pipe_held_open_after_some_data_fails_too) {
     pipe.put("{\"cwd\":\"/repo\"}");
     StdinLimits limits;
     limits.idle = 300ms;
-    BOOST_TEST(!read_bounded(pipe.read_end, limits));
+    BOOST_TEST(!read_bounded(stream_of(pipe.read_end), limits));
 }
 
 BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
@@ -191,7 +200,7 @@ BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
         }
     });
     const auto start = std::chrono::steady_clock::now();
-    const auto got = read_bounded(pipe.read_end, limits);
+    const auto got = read_bounded(stream_of(pipe.read_end), limits);
     const double took = seconds_since(start);
     stop = true;
     pipe.close_read();
@@ -201,7 +210,7 @@ BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_descriptor_fails) {
-    BOOST_TEST(!read_bounded(-1));
+    BOOST_TEST(!read_bounded(stream_of(-1)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE plan_gate_file_limit
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/reasons.hpp"
+#include "support/platform.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -178,7 +179,9 @@ BOOST_AUTO_TEST_CASE(files_come_in_first_seen_order) {
 
 // ---- tokens that are not path-shaped ---------------------------------------------------------
 
-BOOST_AUTO_TEST_CASE(an_existing_file_that_is_not_path_shaped_counts) {
+BOOST_AUTO_TEST_CASE(an_existing_file_that_is_not_path_shaped_counts,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");
     repo.write("README.md", "# r\n");
@@ -188,7 +191,9 @@ BOOST_AUTO_TEST_CASE(an_existing_file_that_is_not_path_shaped_counts) {
     BOOST_TEST(files == (Files{repo / "Makefile", repo / "README.md", repo / "src/Dockerfile"}));
 }
 
-BOOST_AUTO_TEST_CASE(an_absolute_existing_file_under_the_root_counts) {
+BOOST_AUTO_TEST_CASE(an_absolute_existing_file_under_the_root_counts,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");
     BOOST_TEST(plan_files(repo / "Makefile" + " Makefile", repo.path(), repo / "plans/p.md") ==
@@ -211,7 +216,9 @@ BOOST_AUTO_TEST_CASE(the_plan_file_itself_counts_nothing_even_as_a_bare_name) {
     BOOST_TEST(plan_files("p.md", repo.path(), own).empty());
 }
 
-BOOST_AUTO_TEST_CASE(a_path_shaped_token_counts_without_existing) {
+BOOST_AUTO_TEST_CASE(a_path_shaped_token_counts_without_existing,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
     viber::testing::ScratchDir repo;
     BOOST_TEST(plan_files("src/new.ts", repo.path(), repo / "plans/p.md") ==
                Files{repo / "src/new.ts"});
@@ -287,7 +294,9 @@ BOOST_AUTO_TEST_CASE(counting_and_refusing_together_at_the_boundary) {
 // ---- bounds (docs/plan-gate.md, "File limit")
 // ----------------------------------------------------
 
-BOOST_AUTO_TEST_CASE(at_most_100000_distinct_tokens_are_looked_up_on_disk) {
+BOOST_AUTO_TEST_CASE(at_most_100000_distinct_tokens_are_looked_up_on_disk,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
     // A bare name counts only through a lookup; past the bound only path-shaped tokens count.
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");

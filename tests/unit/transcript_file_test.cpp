@@ -5,6 +5,7 @@
 #include "common/transcript.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
+#include "support/platform.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
@@ -64,7 +65,7 @@ BOOST_AUTO_TEST_CASE(a_regular_file_scans_like_its_bytes) {
     BOOST_TEST(file.verdicts[0].named_dispatches == std::vector<std::size_t>({0}));
 }
 
-BOOST_AUTO_TEST_CASE(a_symlink_to_a_regular_file_is_read) {
+BOOST_AUTO_TEST_CASE(a_symlink_to_a_regular_file_is_read, *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string path = dir.write("t.jsonl", planner_session().text());
     const std::string link = dir / "link.jsonl";
@@ -72,7 +73,7 @@ BOOST_AUTO_TEST_CASE(a_symlink_to_a_regular_file_is_read) {
     BOOST_TEST(scan_bounded(link, gate).last_signal == 2u);
 }
 
-BOOST_AUTO_TEST_CASE(odd_paths_are_not_readable) {
+BOOST_AUTO_TEST_CASE(odd_paths_are_not_readable, *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     const std::string fifo = dir / "fifo";
     BOOST_TEST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
@@ -87,7 +88,7 @@ BOOST_AUTO_TEST_CASE(odd_paths_are_not_readable) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(an_unreadable_file_is_not_readable) {
+BOOST_AUTO_TEST_CASE(an_unreadable_file_is_not_readable, *viber::testing::posix_only("a symlink made by a test")) {
     // /proc/self/mem is a regular file whose read fails, for root too (mode 000 does not stop
     // root, and the tests may run as root).
     ScratchDir dir;

@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE integration_kill_guard_no_work
 #include "support/process.hpp"
 #include "support/strace.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

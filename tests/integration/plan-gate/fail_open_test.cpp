@@ -2,6 +2,7 @@
 // and tool mode answers --help, --version and a bad argument.
 #define BOOST_TEST_MODULE plan_gate_fail_open
 #include "gate_fixture.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -56,7 +57,7 @@ BOOST_AUTO_TEST_CASE(missing_transcript_allows) {
     require_allow(gate.ask(payload_with_transcript(gate, t, gate.scratch() / "nope.jsonl")));
 }
 
-BOOST_AUTO_TEST_CASE(fifo_transcript_allows_without_blocking) {
+BOOST_AUTO_TEST_CASE(fifo_transcript_allows_without_blocking, *viber::testing::posix_only("a FIFO")) {
     Gate gate;
     const TranscriptBuilder t = armed(gate);
     const std::string fifo = gate.scratch() / "fifo.jsonl";
@@ -77,7 +78,7 @@ BOOST_AUTO_TEST_CASE(dev_zero_transcript_allows) {
     require_allow(gate.ask(payload_with_transcript(gate, t, "/dev/zero")));
 }
 
-BOOST_AUTO_TEST_CASE(dangling_link_transcript_allows) {
+BOOST_AUTO_TEST_CASE(dangling_link_transcript_allows, *viber::testing::posix_only("a symlink made by a test")) {
     Gate gate;
     const TranscriptBuilder t = armed(gate);
     const std::string link = gate.scratch() / "dangling.jsonl";
@@ -172,7 +173,7 @@ BOOST_AUTO_TEST_CASE(held_open_stdin_allows_within_the_bound) {
     BOOST_TEST(answer.run.seconds < 10.0); // a hang guard: the idle bound ends the read
 }
 
-BOOST_AUTO_TEST_CASE(empty_cwd_is_no_cwd) {
+BOOST_AUTO_TEST_CASE(empty_cwd_is_no_cwd, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(switch_on_script);
     const std::string plan = gate.plan(".claude/plans/p.md", plain_plan);

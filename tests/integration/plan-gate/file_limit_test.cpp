@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE plan_gate_file_limit
 #include "common/git.hpp"
 #include "gate_fixture.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -57,20 +58,20 @@ void require_narrow(const Answer& answer, std::size_t count) {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(eight_files_go_on_to_the_review_check) {
+BOOST_AUTO_TEST_CASE(eight_files_go_on_to_the_review_check, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(8));
     const Answer answer = plan.ask();
     require_deny(answer, "Next step: review the plan.");
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
 }
 
-BOOST_AUTO_TEST_CASE(eight_files_with_a_pass_are_allowed) {
+BOOST_AUTO_TEST_CASE(eight_files_with_a_pass_are_allowed, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(8));
     plan.pass_review();
     require_allow(plan.ask());
 }
 
-BOOST_AUTO_TEST_CASE(nine_files_are_refused_and_listed) {
+BOOST_AUTO_TEST_CASE(nine_files_are_refused_and_listed, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(9));
     const Answer answer = plan.ask();
     require_narrow(answer, 9);
@@ -79,18 +80,18 @@ BOOST_AUTO_TEST_CASE(nine_files_are_refused_and_listed) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(nine_files_with_a_pass_are_still_refused) {
+BOOST_AUTO_TEST_CASE(nine_files_with_a_pass_are_still_refused, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(9));
     plan.pass_review();
     require_narrow(plan.ask(), 9);
 }
 
-BOOST_AUTO_TEST_CASE(the_switch_off_sets_no_limit) {
+BOOST_AUTO_TEST_CASE(the_switch_off_sets_no_limit, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(30), config_off);
     require_allow(plan.ask());
 }
 
-BOOST_AUTO_TEST_CASE(no_config_script_sets_no_limit) {
+BOOST_AUTO_TEST_CASE(no_config_script_sets_no_limit, *viber::testing::needs_bash()) {
     Gate gate;
     const std::string text = plain_plan_naming(30);
     const std::string path = gate.plan(".claude/plans/p.md", text);
@@ -100,7 +101,7 @@ BOOST_AUTO_TEST_CASE(no_config_script_sets_no_limit) {
     require_allow(gate.ask(t));
 }
 
-BOOST_AUTO_TEST_CASE(a_planner_plan_has_no_file_limit) {
+BOOST_AUTO_TEST_CASE(a_planner_plan_has_no_file_limit, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     const std::string text = "---\nsource: x\n---\n" + plain_plan_naming(30);
@@ -114,7 +115,7 @@ BOOST_AUTO_TEST_CASE(a_planner_plan_has_no_file_limit) {
     require_allow(gate.ask(t));
 }
 
-BOOST_AUTO_TEST_CASE(spellings_of_one_file_count_once) {
+BOOST_AUTO_TEST_CASE(spellings_of_one_file_count_once, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     std::string text = plain_plan_naming(8);
@@ -133,19 +134,19 @@ BOOST_AUTO_TEST_CASE(spellings_of_one_file_count_once) {
     require_narrow(gate.ask(t), 9);
 }
 
-BOOST_AUTO_TEST_CASE(a_table_cell_counts_apart_from_its_path) {
+BOOST_AUTO_TEST_CASE(a_table_cell_counts_apart_from_its_path, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(8, "|src/f1.ts|\n"));
     require_narrow(plan.ask(), 9);
 }
 
-BOOST_AUTO_TEST_CASE(urls_temp_paths_outside_paths_and_the_plan_itself_count_nothing) {
+BOOST_AUTO_TEST_CASE(urls_temp_paths_outside_paths_and_the_plan_itself_count_nothing, *viber::testing::needs_bash()) {
     PlainPlan plan(
         plain_plan_naming(8, "See https://example.com/guide/setup.html and .temp/notes.md,\n"
                              "/etc/ssl/openssl.cnf, ../other/x.ts and .claude/plans/p.md.\n"));
     require_deny(plan.ask(), "Next step: review the plan.");
 }
 
-BOOST_AUTO_TEST_CASE(an_existing_file_without_a_path_shape_counts) {
+BOOST_AUTO_TEST_CASE(an_existing_file_without_a_path_shape_counts, *viber::testing::needs_bash()) {
     PlainPlan plan(plain_plan_naming(8, "Then update Makefile and the docs.\n"));
     require_deny(plan.ask(), "Next step: review the plan."); // no Makefile yet: a word
     plan.gate.project().write("Makefile", "all:\n");
@@ -154,7 +155,7 @@ BOOST_AUTO_TEST_CASE(an_existing_file_without_a_path_shape_counts) {
     BOOST_TEST(has(answer.reason, plan.gate.project() / "Makefile"));
 }
 
-BOOST_AUTO_TEST_CASE(the_root_is_the_git_top_level_of_cwd) {
+BOOST_AUTO_TEST_CASE(the_root_is_the_git_top_level_of_cwd, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     gate.project().mkdir(".git");
@@ -172,7 +173,7 @@ BOOST_AUTO_TEST_CASE(the_root_is_the_git_top_level_of_cwd) {
     require_narrow(gate.ask(payload), 9);
 }
 
-BOOST_AUTO_TEST_CASE(without_git_the_root_is_cwd) {
+BOOST_AUTO_TEST_CASE(without_git_the_root_is_cwd, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     BOOST_REQUIRE(
@@ -196,7 +197,7 @@ BOOST_AUTO_TEST_CASE(without_git_the_root_is_cwd) {
     require_narrow(gate.ask(payload), 9);
 }
 
-BOOST_AUTO_TEST_CASE(an_unreadable_plan_counts_nothing) {
+BOOST_AUTO_TEST_CASE(an_unreadable_plan_counts_nothing, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(config_on);
     const std::string dir = gate.project().mkdir(".claude/plans/d.md");

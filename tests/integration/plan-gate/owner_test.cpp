@@ -2,6 +2,7 @@
 // episode AND its frontmatter in the plan; a plan it cannot read stays the planner's.
 #define BOOST_TEST_MODULE plan_gate_owner
 #include "gate_fixture.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <sys/stat.h>
@@ -42,7 +43,7 @@ BOOST_AUTO_TEST_CASE(planner_frontmatter_with_crlf_goes_to_planner_review) {
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
 
-BOOST_AUTO_TEST_CASE(bom_before_the_frontmatter_makes_a_plain_plan) {
+BOOST_AUTO_TEST_CASE(bom_before_the_frontmatter_makes_a_plain_plan, *viber::testing::needs_bash()) {
     Gate gate;
     const Answer answer =
         unreviewed(gate, "\xEF\xBB\xBF---\nsource: interview\n---\n# Plan\n", true);
@@ -50,14 +51,14 @@ BOOST_AUTO_TEST_CASE(bom_before_the_frontmatter_makes_a_plain_plan) {
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
 }
 
-BOOST_AUTO_TEST_CASE(source_after_the_frontmatter_makes_a_plain_plan) {
+BOOST_AUTO_TEST_CASE(source_after_the_frontmatter_makes_a_plain_plan, *viber::testing::needs_bash()) {
     Gate gate;
     const Answer answer = unreviewed(gate, "---\ntitle: x\n---\nsource: interview\n", true);
     require_deny(answer, "Next step: review the plan.");
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
 }
 
-BOOST_AUTO_TEST_CASE(frontmatter_without_planner_signal_is_plain) {
+BOOST_AUTO_TEST_CASE(frontmatter_without_planner_signal_is_plain, *viber::testing::needs_bash()) {
     Gate gate;
     const Answer answer = unreviewed(gate, planner_plan, false);
     require_deny(answer, "Next step: review the plan.");
@@ -128,7 +129,7 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_directory_keeps_the_planner) {
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
 
-BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner) {
+BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner, *viber::testing::posix_only("a FIFO")) {
     // Never blocks on a FIFO nobody writes, never reads /dev/zero: not a regular file.
     Gate gate;
     gate.config(switch_off_script);
@@ -148,7 +149,7 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(unreadable_plan_keeps_the_planner) {
+BOOST_AUTO_TEST_CASE(unreadable_plan_keeps_the_planner, *viber::testing::posix_only("a mode-000 unreadable file")) {
     Gate gate;
     gate.config(switch_off_script);
     // A regular file the gate cannot read: past the read bound when running as root (permissions

@@ -3,6 +3,8 @@
 // plain-plan-review decides.
 #define BOOST_TEST_MODULE plan_gate_plain_path
 #include "gate_fixture.hpp"
+#include "support/pids.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <fstream>
@@ -34,21 +36,13 @@ std::string first_line(const std::string& path) {
     return line;
 }
 
-bool running(long pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string content;
-    if (!std::getline(stat, content)) return false;
-    const std::size_t close = content.rfind(')');
-    return close != std::string::npos && close + 2 < content.size() && content[close + 2] != 'Z';
-}
-
 constexpr std::string_view plain_trailer =
     "This is the plain plan review gate (planning.plain-plan-review in .claude/viber.yml), not an "
     "error.";
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(grouped_switch_on_gates_the_plan) {
+BOOST_AUTO_TEST_CASE(grouped_switch_on_gates_the_plan, *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     const Answer answer = p.ask();
     require_deny(answer, "Next step: review the plan.");
@@ -61,71 +55,71 @@ BOOST_AUTO_TEST_CASE(grouped_switch_on_gates_the_plan) {
     BOOST_TEST(answer.reason.ends_with(plain_trailer));
 }
 
-BOOST_AUTO_TEST_CASE(switch_off_allows) {
+BOOST_AUTO_TEST_CASE(switch_off_allows, *viber::testing::needs_bash()) {
     PlainPlan p(switch_off_script);
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(switch_absent_allows) {
+BOOST_AUTO_TEST_CASE(switch_absent_allows, *viber::testing::needs_bash()) {
     PlainPlan p("echo 'memory: true'\necho 'planning.other: true'\n");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(no_config_script_allows) {
+BOOST_AUTO_TEST_CASE(no_config_script_allows, *viber::testing::needs_bash()) {
     PlainPlan p("");
     ::unlink((p.gate.tree() / "scripts/config.sh").c_str());
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(flat_key_does_not_arm) {
+BOOST_AUTO_TEST_CASE(flat_key_does_not_arm, *viber::testing::needs_bash()) {
     PlainPlan p("echo 'plain-plan-review: true'\n");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(cr_after_true_does_not_arm) {
+BOOST_AUTO_TEST_CASE(cr_after_true_does_not_arm, *viber::testing::needs_bash()) {
     PlainPlan p("printf 'planning.plain-plan-review: true\\r\\n'\n");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(trailing_space_does_not_arm) {
+BOOST_AUTO_TEST_CASE(trailing_space_does_not_arm, *viber::testing::needs_bash()) {
     PlainPlan p("printf 'planning.plain-plan-review: true \\n'\n");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(two_switch_lines_do_not_arm) {
+BOOST_AUTO_TEST_CASE(two_switch_lines_do_not_arm, *viber::testing::needs_bash()) {
     PlainPlan p(
         "echo 'planning.plain-plan-review: true'\necho 'planning.plain-plan-review: true'\n");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(switch_without_final_newline_arms) {
+BOOST_AUTO_TEST_CASE(switch_without_final_newline_arms, *viber::testing::needs_bash()) {
     PlainPlan p("printf 'planning.plain-plan-review: true'\n");
     require_deny(p.ask(), "Next step: review the plan.");
 }
 
-BOOST_AUTO_TEST_CASE(exit_status_is_ignored) {
+BOOST_AUTO_TEST_CASE(exit_status_is_ignored, *viber::testing::needs_bash()) {
     PlainPlan p("echo 'planning.plain-plan-review: true'\nexit 3\n");
     require_deny(p.ask(), "Next step: review the plan.");
 }
 
-BOOST_AUTO_TEST_CASE(failing_config_allows) {
+BOOST_AUTO_TEST_CASE(failing_config_allows, *viber::testing::needs_bash()) {
     PlainPlan p("echo 'config: cannot parse .claude/viber.yml' >&2\nexit 1\n");
     require_allow(p.ask());
     PlainPlan q("this is not a command (\n");
     require_allow(q.ask());
 }
 
-BOOST_AUTO_TEST_CASE(config_stderr_is_discarded) {
+BOOST_AUTO_TEST_CASE(config_stderr_is_discarded, *viber::testing::needs_bash()) {
     PlainPlan p("echo 'planning.plain-plan-review: true' >&2\n");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(config_reads_dev_null_not_the_payload) {
+BOOST_AUTO_TEST_CASE(config_reads_dev_null_not_the_payload, *viber::testing::needs_bash()) {
     PlainPlan p("if [ -z \"$(cat)\" ]; then echo 'planning.plain-plan-review: true'; fi\n");
     require_deny(p.ask(), "Next step: review the plan.");
 }
 
-BOOST_AUTO_TEST_CASE(hanging_config_is_killed_and_the_gate_allows) {
+BOOST_AUTO_TEST_CASE(hanging_config_is_killed_and_the_gate_allows, *viber::testing::needs_bash()) {
     PlainPlan p("echo $$ > \"$(dirname \"$0\")/pid\"\n"
                 "sleep 60 &\n"
                 "echo $! > \"$(dirname \"$0\")/bgpid\"\n"
@@ -138,12 +132,14 @@ BOOST_AUTO_TEST_CASE(hanging_config_is_killed_and_the_gate_allows) {
     const std::string bgpid = first_line(p.gate.tree() / "scripts/bgpid");
     BOOST_REQUIRE(!pid.empty());
     BOOST_REQUIRE(!bgpid.empty());
-    for (int i = 0; i < 100 && running(std::stol(bgpid)); ++i) ::usleep(20'000);
-    BOOST_TEST(!running(std::stol(pid)));
-    BOOST_TEST(!running(std::stol(bgpid)));
+    for (int i = 0; i < 100 && viber::testing::process_running(std::stol(bgpid)); ++i)
+        ::usleep(20'000);
+    BOOST_TEST(!viber::testing::process_running(std::stol(pid)));
+    BOOST_TEST(!viber::testing::process_running(std::stol(bgpid)));
 }
 
-BOOST_AUTO_TEST_CASE(config_runs_in_cwd_with_spaces_and_quotes_never_interpolated) {
+BOOST_AUTO_TEST_CASE(config_runs_in_cwd_with_spaces_and_quotes_never_interpolated,
+                     *viber::testing::needs_bash()) {
     Gate gate;
     gate.config("pwd > \"$(dirname \"$0\")/seen-cwd\"\necho 'planning.plain-plan-review: true'\n");
     const std::string project =
@@ -164,14 +160,14 @@ BOOST_AUTO_TEST_CASE(config_runs_in_cwd_with_spaces_and_quotes_never_interpolate
     BOOST_TEST(::access((gate.project() / "pwned").c_str(), F_OK) != 0);
 }
 
-BOOST_AUTO_TEST_CASE(no_cwd_means_off) {
+BOOST_AUTO_TEST_CASE(no_cwd_means_off, *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     json::object payload = p.gate.payload(p.t);
     payload.erase("cwd");
     require_allow(p.gate.ask(payload));
 }
 
-BOOST_AUTO_TEST_CASE(cwd_that_is_not_a_directory_means_off) {
+BOOST_AUTO_TEST_CASE(cwd_that_is_not_a_directory_means_off, *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     json::object payload = p.gate.payload(p.t);
     payload["cwd"] = p.plan;
@@ -180,7 +176,7 @@ BOOST_AUTO_TEST_CASE(cwd_that_is_not_a_directory_means_off) {
     require_allow(p.gate.ask(payload));
 }
 
-BOOST_AUTO_TEST_CASE(config_found_through_claude_plugin_root) {
+BOOST_AUTO_TEST_CASE(config_found_through_claude_plugin_root, *viber::testing::needs_bash()) {
     PlainPlan p(switch_off_script);
     const ScratchDir other;
     other.write("scripts/config.sh", switch_on_script);
@@ -189,14 +185,15 @@ BOOST_AUTO_TEST_CASE(config_found_through_claude_plugin_root) {
     require_deny(p.ask(options), "Next step: review the plan.");
 }
 
-BOOST_AUTO_TEST_CASE(plain_plan_review_pass_allows) {
+BOOST_AUTO_TEST_CASE(plain_plan_review_pass_allows, *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     p.t.dispatch("viber:plain-plan-review", "toolu_P");
     p.t.tool_result("toolu_P", "VERDICT: PASS");
     require_allow(p.ask());
 }
 
-BOOST_AUTO_TEST_CASE(planner_review_pass_does_not_satisfy_the_plain_path) {
+BOOST_AUTO_TEST_CASE(planner_review_pass_does_not_satisfy_the_plain_path,
+                     *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     p.t.dispatch("viber:planner-review", "toolu_R");
     p.t.tool_result("toolu_R", "VERDICT: PASS");
@@ -205,7 +202,8 @@ BOOST_AUTO_TEST_CASE(planner_review_pass_does_not_satisfy_the_plain_path) {
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
 }
 
-BOOST_AUTO_TEST_CASE(plain_plan_review_pass_does_not_satisfy_the_planner_path) {
+BOOST_AUTO_TEST_CASE(plain_plan_review_pass_does_not_satisfy_the_planner_path,
+                     *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(switch_on_script);
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
@@ -219,7 +217,7 @@ BOOST_AUTO_TEST_CASE(plain_plan_review_pass_does_not_satisfy_the_planner_path) {
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
 
-BOOST_AUTO_TEST_CASE(plain_outcomes_carry_the_plain_trailer) {
+BOOST_AUTO_TEST_CASE(plain_outcomes_carry_the_plain_trailer, *viber::testing::needs_bash()) {
     PlainPlan p(switch_on_script);
     const std::size_t d = p.t.dispatch("viber:plain-plan-review", "toolu_P");
     Answer answer = p.ask();
@@ -250,7 +248,7 @@ BOOST_AUTO_TEST_CASE(plain_outcomes_carry_the_plain_trailer) {
     BOOST_TEST(answer.reason.ends_with(plain_trailer));
 }
 
-BOOST_AUTO_TEST_CASE(plain_plan_runs_config) {
+BOOST_AUTO_TEST_CASE(plain_plan_runs_config, *viber::testing::needs_bash()) {
     PlainPlan p("touch \"$(dirname \"$0\")/ran\"\n");
     require_allow(p.ask());
     BOOST_TEST(::access((p.gate.tree() / "scripts/ran").c_str(), F_OK) == 0);

@@ -7,6 +7,7 @@
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
+#include "support/platform.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -94,7 +95,7 @@ BOOST_AUTO_TEST_CASE(transcript_path_absent_or_not_a_string_counts_as_no_signal)
     expect(f.run(R"({"permission_mode":"plan","transcript_path":""})"), hints_line);
 }
 
-BOOST_AUTO_TEST_CASE(odd_transcripts_count_as_no_signal) {
+BOOST_AUTO_TEST_CASE(odd_transcripts_count_as_no_signal, *viber::testing::posix_only("a FIFO")) {
     Fixture f;
     const std::string fifo = f.tree / "fifo";
     BOOST_TEST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);

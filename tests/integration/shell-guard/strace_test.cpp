@@ -2,6 +2,7 @@
 #define BOOST_TEST_MODULE integration_shell_guard_strace
 #include "guard_run.hpp"
 #include "support/strace.hpp"
+#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -19,7 +20,7 @@ const std::string everything = "rm x; git stash; echo y > z; python3 -c 1";
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(the_trace_sees_opens_and_execs_after_stdin) {
+BOOST_AUTO_TEST_CASE(the_trace_sees_opens_and_execs_after_stdin, *viber::testing::posix_only("strace")) {
     // The harness check, once for every no-work test that uses trace_process: a program that reads
     // stdin, then opens a file and starts a process.
     const Trace got =

@@ -8,6 +8,9 @@
 #include <boost/filesystem.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
+
+#include "common/files.hpp"
+#include "support/platform.hpp"
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -58,14 +61,14 @@ const Installed& installed() {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(cmake_install_succeeds) {
+BOOST_AUTO_TEST_CASE(cmake_install_succeeds, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     BOOST_TEST(tree.result.exit_code == 0,
                "cmake --install failed: " << tree.result.err << tree.result.out);
     BOOST_TEST(!tree.result.timed_out);
 }
 
-BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
+BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     std::set<std::string> files, directories, other;
     const fs::path root(tree.prefix.path());
@@ -91,7 +94,7 @@ BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout) {
     BOOST_TEST(other.empty());
 }
 
-BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable) {
+BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     for (const char* name : hook_names) {
         struct stat info {};
@@ -102,7 +105,7 @@ BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike) {
+BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     std::set<std::string> versions;
     for (const char* name : hook_names) {
@@ -118,7 +121,7 @@ BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike) {
     BOOST_TEST(versions.size() == 1u, "the six binaries report different versions");
 }
 
-BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files) {
+BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files, *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     BOOST_TEST(read_file(tree / "hooks/hooks.json") == read_file(source_path("hooks/hooks.json")));
     BOOST_TEST(read_file(tree / "hooks/content/manifest.md") ==
@@ -129,7 +132,8 @@ BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files) {
 }
 
 // plugin.json makes the tree a plugin Claude Code loads as is: name viber, the suite version.
-BOOST_AUTO_TEST_CASE(plugin_json_names_viber_and_the_suite_version) {
+BOOST_AUTO_TEST_CASE(plugin_json_names_viber_and_the_suite_version,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     boost::system::error_code ec;
     const json::value manifest = json::parse(read_file(tree / ".claude-plugin/plugin.json"), ec);
@@ -143,7 +147,8 @@ BOOST_AUTO_TEST_CASE(plugin_json_names_viber_and_the_suite_version) {
 
 // The installed tree is a working plugin root: with CLAUDE_PLUGIN_ROOT unset, session-start finds
 // the manifest through its own location (docs/contract.md) and injects it (docs/session-start.md).
-BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest) {
+BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     ScratchDir project;
     RunOptions options;

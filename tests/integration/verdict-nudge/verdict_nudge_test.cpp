@@ -5,6 +5,7 @@
 #include "support/environment.hpp"
 #include "support/process.hpp"
 #include "support/strace.hpp"
+#include "support/platform.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -177,7 +178,7 @@ BOOST_AUTO_TEST_SUITE(no_work_for_other_agents,
 // trace_process's own check that it sees opens and execs is in
 // tests/integration/shell-guard/strace_test.cpp.
 
-BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process) {
+BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process, *viber::testing::posix_only("strace")) {
     const Trace got =
         trace_process({hook_binary("verdict-nudge")}, stop("general-purpose", "no verdict here"));
     BOOST_TEST(got.read_stdin);
@@ -185,7 +186,7 @@ BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process) {
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
 }
 
-BOOST_AUTO_TEST_CASE(an_excluded_viber_agent_opens_no_file_and_starts_no_process) {
+BOOST_AUTO_TEST_CASE(an_excluded_viber_agent_opens_no_file_and_starts_no_process, *viber::testing::posix_only("strace")) {
     const Trace got =
         trace_process({hook_binary("verdict-nudge")}, stop("viber:scout", "map written: x"));
     BOOST_TEST(got.read_stdin);

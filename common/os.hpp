@@ -1,0 +1,148 @@
+// os.hpp: every operating-system call the hooks make, behind one small interface (os_posix.cpp for
+// Linux and macOS, os_windows.cpp for Windows; CMake compiles the one that applies).
+//
+// Why one layer: the hooks run wherever Claude Code runs (docs/contract.md, "Platforms"). Code
+// above this header never names a file descriptor, a HANDLE, fork or CreateProcess; it reads
+// stdin within bounds, opens regular files without blocking, runs config.sh within a deadline and
+// asks for its own executable's path. Paths are UTF-8 strings everywhere (wide on Windows inside
+// this layer only).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace viber::os {
+
+using Clock = std::chrono::steady_clock;
+
+// The moment this process started running hook code (taken during static initialisation, before
+// main): the one deadline every hook keeps counts from here (docs/contract.md, "One deadline").
+Clock::time_point process_start();
+
+// Milliseconds left until `process_start() + budget`; zero once it has passed.
+std::chrono::milliseconds left_of(std::chrono::milliseconds budget);
+
+// The UTC calendar time of `seconds` since the epoch (gmtime_r / gmtime_s); nullopt when it has
+// none.
+std::optional<std::tm> utc_calendar(std::time_t seconds);
+
+// True when `needle` occurs in `haystack`: memmem where the C library has it (glibc's is
+// vectorised), a plain search elsewhere.
+bool contains_bytes(std::string_view haystack, std::string_view needle);
+
+// ---------------------------------------------------------------------------------------------
+// Standard streams
+
+// Bounds on reading stdin: a hook must answer inside Claude Code's 10 s timeout even when the
+// writer holds the pipe open, and must not grow without limit on a runaway payload.
+struct StdinLimits {
+    std::size_t max_bytes = std::size_t{64} << 20;
+    std::chrono::milliseconds idle{2000};
+    std::chrono::milliseconds total{8000};
+};
+
+// A readable stream the layer did not open (stdin, or a pipe end in a test): a descriptor on
+// POSIX, a HANDLE on Windows.
+#ifdef _WIN32
+using Stream = void*;
+#else
+using Stream = int;
+#endif
+Stream standard_input();
+
+// Reads `stream` to its end within `limits`. nullopt when the byte cap or a time bound was hit
+// (idle: no byte for that long; total: counted from the call) or the read failed.
+std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits);
+
+// Puts stdin and stdout in binary mode (Windows: no CRLF translation; the hooks print JSON lines
+// ending in `\n` only) and stops a vanished reader from killing the process (SIGPIPE on POSIX).
+void prepare_standard_streams();
+
+// Writes all of `bytes` to stdout; false when the write failed.
+bool write_stdout(std::string_view bytes);
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+enum class FileKind { missing, regular, directory, other };
+
+// What `path` names, symlinks followed (a dangling link is missing).
+FileKind file_kind(const std::string& path);
+
+// True when `path` itself (not followed) is a directory or a regular file: a `.git` marker.
+bool is_directory_or_file_entry(const std::string& path);
+
+// Modification time of a regular file, in whole seconds since the epoch.
+std::optional<std::time_t> mtime_seconds(const std::string& path);
+
+// A file opened for reading only when it is a regular file: the open never blocks (a FIFO or a
+// device swapped in is refused after opening without waiting for a writer), and the type is
+// checked on the opened object, not on the name. Move-only; closes itself.
+class File {
+public:
+    File() = default;
+    static File open_regular(const std::string& path);
+    File(File&& other) noexcept;
+    File& operator=(File&& other) noexcept;
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+    ~File();
+
+    explicit operator bool() const { return handle_ != invalid; }
+    // Bytes read at the current position, 0 at the end, -1 on error.
+    long read_some(char* into, std::size_t size);
+    // Reads exactly `size` bytes at `offset` without moving the position; false on error or end.
+    bool read_exact_at(char* into, std::size_t size, std::uint64_t offset);
+
+private:
+    static constexpr std::intptr_t invalid = -1;
+    explicit File(std::intptr_t handle) : handle_(handle) {}
+    std::intptr_t handle_ = invalid;
+#ifdef _WIN32
+    // Windows reads every byte at an explicit offset (an offset read moves the handle's own
+    // position there, unlike pread), so the sequential position is kept here.
+    std::uint64_t position_ = 0;
+#endif
+};
+
+// ---------------------------------------------------------------------------------------------
+// This executable
+
+// The running executable's real path (Linux: /proc/self/exe; macOS: _NSGetExecutablePath then
+// realpath; Windows: GetModuleFileNameW), else `argv0` made absolute; empty when none works.
+std::string executable_path(const char* argv0);
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+// How a captured run ended.
+enum class RunEnd {
+    exited,        // the child exited; `output` is what it wrote before
+    timed_out,     // the deadline passed first
+    output_capped, // it wrote more than the cap
+    not_started,   // it could not be started (no such program, a bad cwd)
+};
+
+struct RunResult {
+    RunEnd end = RunEnd::not_started;
+    std::string output;
+};
+
+// Runs `argv` (argv[0] looked up on PATH) with `cwd` as its working directory, stdin from the null
+// device, stderr discarded and stdout captured up to `max_output` bytes, until `deadline`. The
+// run is over when the child exits (a background descendant still holding stdout does not
+// extend it), when the deadline passes or when the output passes the cap; then the child and
+// everything it started are ended before this returns (POSIX: its process group, and on Linux
+// every other descendant, the hook being their subreaper; Windows: a job object). The child also
+// dies with the hook (Linux: PR_SET_PDEATHSIG; Windows: the job closes with the hook). No
+// argument passes through a shell.
+RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
+                       Clock::time_point deadline, std::size_t max_output);
+
+} // namespace viber::os

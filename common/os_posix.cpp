@@ -1,0 +1,382 @@
+// os_posix.cpp: the operating-system layer on Linux and macOS (anything Linux-only sits under
+// #ifdef __linux__, anything macOS-only under #ifdef __APPLE__).
+#include "common/os.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#ifdef __APPLE__
+#include <mach-o/dyld.h>
+#endif
+
+namespace viber::os {
+
+namespace {
+
+int poll_ms(Clock::time_point deadline, int cap_ms) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    return static_cast<int>(std::clamp<long long>(left, 0, cap_ms));
+}
+
+bool open_pipe(int fds[2]) {
+#ifdef __linux__
+    return ::pipe2(fds, O_CLOEXEC) == 0;
+#else
+    if (::pipe(fds) != 0) return false;
+    ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return true;
+#endif
+}
+
+} // namespace
+
+std::optional<std::tm> utc_calendar(std::time_t seconds) {
+    std::tm tm{};
+    if (::gmtime_r(&seconds, &tm) == nullptr) return std::nullopt;
+    return tm;
+}
+
+bool contains_bytes(std::string_view haystack, std::string_view needle) {
+    if (needle.empty()) return true;
+    // An empty haystack may have a null data(): memmem must not see it.
+    if (haystack.size() < needle.size()) return false;
+    return ::memmem(haystack.data(), haystack.size(), needle.data(), needle.size()) != nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standard streams
+
+Stream standard_input() {
+    return STDIN_FILENO;
+}
+
+void prepare_standard_streams() {
+    // A reader that goes away must not kill the hook with SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+}
+
+std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
+    std::string bytes;
+    const auto total_deadline = Clock::now() + limits.total;
+    char buffer[64 * 1024];
+    for (;;) {
+        pollfd pfd{fd, POLLIN, 0};
+        const int ready =
+            ::poll(&pfd, 1, poll_ms(total_deadline, static_cast<int>(limits.idle.count())));
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            return std::nullopt;
+        }
+        if (ready == 0) return std::nullopt; // idle or total bound passed with no data
+        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        if (got < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return std::nullopt;
+        }
+        if (got == 0) return bytes;
+        if (bytes.size() + static_cast<std::size_t>(got) > limits.max_bytes) return std::nullopt;
+        bytes.append(buffer, static_cast<std::size_t>(got));
+        if (Clock::now() >= total_deadline) return std::nullopt;
+    }
+}
+
+bool write_stdout(std::string_view bytes) {
+    while (!bytes.empty()) {
+        const ssize_t put = ::write(STDOUT_FILENO, bytes.data(), bytes.size());
+        if (put < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        bytes.remove_prefix(static_cast<std::size_t>(put));
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+FileKind file_kind(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0) return FileKind::missing;
+    if (S_ISREG(st.st_mode)) return FileKind::regular;
+    if (S_ISDIR(st.st_mode)) return FileKind::directory;
+    return FileKind::other;
+}
+
+bool is_directory_or_file_entry(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+}
+
+std::optional<std::time_t> mtime_seconds(const std::string& path) {
+    struct stat st {};
+    if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+#ifdef __APPLE__
+    return st.st_mtimespec.tv_sec;
+#else
+    return st.st_mtim.tv_sec;
+#endif
+}
+
+File File::open_regular(const std::string& path) {
+    if (path.empty()) return File{};
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return File{};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return File{};
+    }
+    // Regular files never block; clear the flag so reads behave plainly.
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return File{fd};
+}
+
+File::File(File&& other) noexcept : handle_(other.handle_) {
+    other.handle_ = invalid;
+}
+
+File& File::operator=(File&& other) noexcept {
+    if (this != &other) {
+        if (handle_ != invalid) ::close(static_cast<int>(handle_));
+        handle_ = other.handle_;
+        other.handle_ = invalid;
+    }
+    return *this;
+}
+
+File::~File() {
+    if (handle_ != invalid) ::close(static_cast<int>(handle_));
+}
+
+long File::read_some(char* into, std::size_t size) {
+    for (;;) {
+        const ssize_t got = ::read(static_cast<int>(handle_), into, size);
+        if (got < 0 && errno == EINTR) continue;
+        return static_cast<long>(got);
+    }
+}
+
+bool File::read_exact_at(char* into, std::size_t size, std::uint64_t offset) {
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t got = ::pread(static_cast<int>(handle_), into + done, size - done,
+                                    static_cast<off_t>(offset + done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        done += static_cast<std::size_t>(got);
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// This executable
+
+std::string executable_path(const char* argv0) {
+    char buffer[PATH_MAX + 1];
+#ifdef __linux__
+    const ssize_t n = ::readlink("/proc/self/exe", buffer, PATH_MAX);
+    if (n > 0) return std::string(buffer, static_cast<std::size_t>(n));
+#endif
+#ifdef __APPLE__
+    uint32_t size = sizeof buffer;
+    if (::_NSGetExecutablePath(buffer, &size) == 0) {
+        char real[PATH_MAX + 1];
+        if (::realpath(buffer, real) != nullptr) return real;
+        return buffer;
+    }
+#endif
+    if (argv0 == nullptr || *argv0 == '\0') return {};
+    if (::realpath(argv0, buffer) != nullptr) return buffer;
+    if (argv0[0] == '/') return argv0;
+    if (::getcwd(buffer, sizeof buffer) == nullptr) return {};
+    return std::string(buffer) + "/" + argv0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+namespace {
+
+#ifdef __linux__
+// The live children of this process, read from /proc (zombies included: they still need
+// reaping). Descendants that left config.sh's process group with setsid reach this list once
+// their parent dies, because the hook is their subreaper.
+std::vector<pid_t> children_of_this_process() {
+    std::vector<pid_t> children;
+    const pid_t self = ::getpid();
+    DIR* proc = ::opendir("/proc");
+    if (proc == nullptr) return children;
+    while (const dirent* entry = ::readdir(proc)) {
+        char* end = nullptr;
+        const long pid = std::strtol(entry->d_name, &end, 10);
+        if (pid <= 0 || *end != '\0') continue;
+        char path[64];
+        std::snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        char stat[512];
+        const ssize_t n = ::read(fd, stat, sizeof stat - 1);
+        ::close(fd);
+        if (n <= 0) continue;
+        stat[n] = '\0';
+        // "pid (comm) S ppid ...": comm may hold spaces and parentheses, so parse after the last
+        // ')'.
+        const char* close = std::strrchr(stat, ')');
+        if (close == nullptr) continue;
+        long ppid = 0;
+        char state = 0;
+        if (std::sscanf(close + 1, " %c %ld", &state, &ppid) == 2 && ppid == self)
+            children.push_back(static_cast<pid_t>(pid));
+    }
+    ::closedir(proc);
+    return children;
+}
+#endif
+
+// Ends the child, its process group and (Linux) every descendant that escaped the group, and
+// reaps them. `child_reaped` says the child itself was already waited for.
+void end_process_tree(pid_t child, bool child_reaped) {
+    ::kill(-child, SIGKILL); // the group: config.sh and every job it started in the background
+    if (!child_reaped) {
+        ::kill(child, SIGKILL);
+        while (::waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+#ifdef __linux__
+    // A setsid grandchild is in no group we know; as subreaper the hook adopts every orphaned
+    // descendant, so killing and reaping its own children until none is left ends all of them.
+    // Each round's victims hand their own children to us as they die; SIGKILLed processes start
+    // no more, so the rounds end.
+    for (int round = 0; round < 64; ++round) {
+        const std::vector<pid_t> children = children_of_this_process();
+        if (children.empty()) break;
+        for (const pid_t pid : children) ::kill(pid, SIGKILL);
+        for (const pid_t pid : children)
+            while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+    }
+#endif
+    // macOS has no subreaper: a descendant that left the process group (setsid) is not found
+    // here and outlives the hook (docs/contract.md, "One deadline").
+}
+
+} // namespace
+
+RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
+                       Clock::time_point deadline, std::size_t max_output) {
+    RunResult result;
+    if (argv.empty()) return result;
+    // Everything the child needs is built before fork: between fork and exec the child only
+    // calls async-signal-safe functions.
+    std::vector<std::string> args = argv;
+    std::vector<char*> arg_pointers;
+    for (std::string& arg : args) arg_pointers.push_back(arg.data());
+    arg_pointers.push_back(nullptr);
+    const char* dir = cwd.c_str();
+
+    int out[2];
+    if (!open_pipe(out)) return result;
+#ifdef __linux__
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(out[0]);
+        ::close(out[1]);
+        return result;
+    }
+    if (pid == 0) {
+        ::setpgid(0, 0);
+#ifdef __linux__
+        // Dies with the hook even when the hook is killed outright; the parent may already be
+        // gone by the time the request is made, hence the check after it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+#else
+        (void)parent;
+#endif
+        // The hook ignores SIGPIPE; an ignored signal stays ignored across exec, and the script
+        // should see the ordinary default.
+        ::signal(SIGPIPE, SIG_DFL);
+        const int devnull = ::open("/dev/null", O_RDWR);
+        if (devnull < 0 || ::chdir(dir) != 0) ::_exit(127);
+        ::dup2(devnull, STDIN_FILENO);
+        ::dup2(out[1], STDOUT_FILENO);
+        ::dup2(devnull, STDERR_FILENO);
+        ::execvp(arg_pointers[0], arg_pointers.data());
+        ::_exit(127);
+    }
+    // Set in both processes so the group exists before either side relies on it.
+    ::setpgid(pid, pid);
+    ::close(out[1]);
+    result.end = RunEnd::timed_out;
+
+    // Read until the output ends or the child exits, whichever is first: a background job that
+    // keeps stdout open must not hold the hook. The short poll slices notice the exit.
+    bool reaped = false;
+    bool output_ended = false;
+    char buffer[16 * 1024];
+    const auto take = [&](ssize_t got) {
+        if (result.output.size() + static_cast<std::size_t>(got) > max_output) {
+            result.end = RunEnd::output_capped;
+            return false;
+        }
+        result.output.append(buffer, static_cast<std::size_t>(got));
+        return true;
+    };
+    for (;;) {
+        if (Clock::now() >= deadline) break;
+        // Once the output has ended poll only waits (a negative descriptor is ignored).
+        pollfd pfd{output_ended ? -1 : out[0], POLLIN, 0};
+        const int ready = ::poll(&pfd, 1, poll_ms(deadline, output_ended ? 2 : 20));
+        if (ready < 0 && errno != EINTR) break;
+        if (ready > 0 && !output_ended) {
+            const ssize_t got = ::read(out[0], buffer, sizeof buffer);
+            if (got == 0)
+                output_ended = true;
+            else if (got > 0 && !take(got))
+                break;
+            else if (got < 0 && errno != EINTR && errno != EAGAIN)
+                output_ended = true;
+        }
+        const pid_t waited = ::waitpid(pid, nullptr, WNOHANG);
+        if (waited == pid || (waited < 0 && errno == ECHILD)) {
+            reaped = true;
+            // What it wrote before exiting is still in the pipe; a descendant may hold the pipe
+            // open, so drain without waiting.
+            ::fcntl(out[0], F_SETFL, ::fcntl(out[0], F_GETFL) | O_NONBLOCK);
+            bool within_cap = true;
+            while (!output_ended && within_cap) {
+                const ssize_t got = ::read(out[0], buffer, sizeof buffer);
+                if (got < 0 && errno == EINTR) continue;
+                if (got <= 0) break;
+                within_cap = take(got);
+            }
+            if (within_cap) result.end = RunEnd::exited;
+            break;
+        }
+    }
+    ::close(out[0]);
+    end_process_tree(pid, reaped);
+    return result;
+}
+
+} // namespace viber::os

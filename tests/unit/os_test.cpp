@@ -1,0 +1,145 @@
+// os_test.cpp: the operating-system layer on the platform it runs on (POSIX here, Windows under
+// wine): the start clock, captured child runs (output, working directory, deadline, output cap,
+// a program or directory that is not there) and what a path names.
+#define BOOST_TEST_MODULE os
+#include "common/os.hpp"
+#include "support/scratch.hpp"
+
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace os = viber::os;
+using viber::testing::ScratchDir;
+
+namespace {
+
+// A command line for the platform's own shell: sh on POSIX, cmd on Windows.
+std::vector<std::string> shell(const std::string& script) {
+#ifdef _WIN32
+    return {"cmd", "/c", script};
+#else
+    return {"sh", "-c", script};
+#endif
+}
+
+#ifdef _WIN32
+const std::string print_cwd = "cd";
+const std::string run_forever = "ping -n 120 127.0.0.1 >NUL";
+const std::string endless_output = "for /l %i in (1,1,20000) do @echo planning-plain-plan-review";
+#else
+const std::string print_cwd = "pwd";
+const std::string run_forever = "sleep 120";
+const std::string endless_output = "yes planning-plain-plan-review";
+#endif
+
+// The first line with its line end cut and backslashes read as slashes.
+std::string first_line(std::string text) {
+    text = text.substr(0, text.find_first_of("\r\n"));
+    std::replace(text.begin(), text.end(), '\\', '/');
+    return text;
+}
+
+os::Clock::time_point in(std::chrono::milliseconds span) {
+    return os::Clock::now() + span;
+}
+
+double seconds_since(os::Clock::time_point start) {
+    return std::chrono::duration<double>(os::Clock::now() - start).count();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(the_start_clock_runs_from_before_main) {
+    BOOST_TEST((os::process_start() <= os::Clock::now()));
+    const auto left = os::left_of(std::chrono::hours(1));
+    BOOST_TEST(left.count() > 0);
+    BOOST_TEST((left <= std::chrono::hours(1)));
+    BOOST_TEST(os::left_of(std::chrono::milliseconds(0)).count() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_child_that_exits_gives_its_output) {
+    const ScratchDir dir;
+    const os::RunResult run =
+        os::run_captured(shell("echo planning"), dir.path(), in(std::chrono::seconds(20)), 1024);
+    BOOST_TEST((run.end == os::RunEnd::exited));
+    BOOST_TEST(first_line(run.output) == "planning");
+}
+
+BOOST_AUTO_TEST_CASE(the_child_runs_in_the_directory_given) {
+    const ScratchDir dir;
+    const std::string project = dir.mkdir("a project dir");
+    const os::RunResult run =
+        os::run_captured(shell(print_cwd), project, in(std::chrono::seconds(20)), 4096);
+    BOOST_TEST((run.end == os::RunEnd::exited));
+    BOOST_TEST(first_line(run.output) == project);
+}
+
+BOOST_AUTO_TEST_CASE(a_child_past_its_deadline_is_ended) {
+    const ScratchDir dir;
+    const auto started = os::Clock::now();
+    const os::RunResult run =
+        os::run_captured(shell(run_forever), dir.path(), in(std::chrono::milliseconds(500)), 1024);
+    BOOST_TEST((run.end == os::RunEnd::timed_out));
+    BOOST_TEST(seconds_since(started) < 60.0); // a hang guard, not a speed assertion
+}
+
+BOOST_AUTO_TEST_CASE(output_past_the_cap_ends_the_run) {
+    const ScratchDir dir;
+    const os::RunResult run =
+        os::run_captured(shell(endless_output), dir.path(), in(std::chrono::seconds(60)), 1024);
+    BOOST_TEST((run.end == os::RunEnd::output_capped));
+    BOOST_TEST(run.output.size() <= 1024u);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_program_or_directory_gives_no_output) {
+    const ScratchDir dir;
+    const os::RunResult no_program =
+        os::run_captured({"viber-no-such-program"}, dir.path(), in(std::chrono::seconds(20)), 1024);
+    const os::RunResult no_dir = os::run_captured(shell("echo planning"), dir / "no-such-dir",
+                                                  in(std::chrono::seconds(20)), 1024);
+    BOOST_TEST(no_program.output.empty());
+    BOOST_TEST(no_dir.output.empty());
+#ifdef _WIN32
+    // CreateProcessW refuses both.
+    BOOST_TEST((no_program.end == os::RunEnd::not_started));
+    BOOST_TEST((no_dir.end == os::RunEnd::not_started));
+#else
+    // The forked child cannot exec or chdir and exits 127 at once.
+    BOOST_TEST((no_program.end == os::RunEnd::exited));
+    BOOST_TEST((no_dir.end == os::RunEnd::exited));
+#endif
+}
+
+BOOST_AUTO_TEST_CASE(what_a_path_names) {
+    const ScratchDir dir;
+    const std::string file = dir.write("f.md", "x");
+    BOOST_TEST((os::file_kind(file) == os::FileKind::regular));
+    BOOST_TEST((os::file_kind(dir.path()) == os::FileKind::directory));
+    BOOST_TEST((os::file_kind(dir / "missing") == os::FileKind::missing));
+    BOOST_TEST((os::file_kind("") == os::FileKind::missing));
+    BOOST_TEST(os::is_directory_or_file_entry(file));
+    BOOST_TEST(!os::is_directory_or_file_entry(dir / "missing"));
+    BOOST_TEST(os::mtime_seconds(file).has_value());
+    BOOST_TEST(!os::mtime_seconds(dir.path()).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(the_executable_path_is_this_test) {
+    const std::string exe = os::executable_path(nullptr);
+    BOOST_TEST(exe.find("unit_os_test") != std::string::npos, exe);
+    BOOST_TEST((os::file_kind(exe) == os::FileKind::regular));
+}
+
+BOOST_AUTO_TEST_CASE(utc_calendar_and_byte_search) {
+    const auto tm = os::utc_calendar(1790848800); // 2026-10-01T10:00:00Z
+    BOOST_REQUIRE(tm.has_value());
+    BOOST_TEST(tm->tm_year == 126);
+    BOOST_TEST(tm->tm_mon == 9);
+    BOOST_TEST(tm->tm_mday == 1);
+    BOOST_TEST(tm->tm_hour == 10);
+    BOOST_TEST(os::contains_bytes("a viber:x b", "viber:"));
+    BOOST_TEST(!os::contains_bytes("a viber b", "viber:"));
+    BOOST_TEST(os::contains_bytes("abc", ""));
+}
