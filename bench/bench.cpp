@@ -1,5 +1,6 @@
-// bench.cpp: the benchmark of docs/contract.md (Speed and size): runs each real hook binary as a process on generated
-// inputs and reports median and p90 wall time as ratios to baselines measured in the same run.
+// bench.cpp: the benchmark of docs/contract.md (Speed and size): runs each real hook binary as a
+// process on generated inputs and reports median and p90 wall time as ratios to baselines measured
+// in the same run.
 //
 // Contract: argv [--quick] [--out FILE] [--work DIR] [--bin-dir DIR] [--floor EXE] [--content-dir
 // DIR]
@@ -11,8 +12,8 @@
 //
 // Each run is a posix_spawn of the binary from a helper process, with stdin from a file, stdout
 // to /dev/null, cwd the scratch project and CLAUDE_PLUGIN_ROOT unset (the binaries live in the
-// scratch plugin tree and find their files by the finding-files rule (docs/contract.md)). A case and its baselines are
-// interleaved run by run, so machine noise falls on all of them alike.
+// scratch plugin tree and find their files by the finding-files rule (docs/contract.md)). A case
+// and its baselines are interleaved run by run, so machine noise falls on all of them alike.
 #include "bench/workloads.hpp"
 
 #include <algorithm>
@@ -338,7 +339,8 @@ std::optional<std::string> lay_out(World& world, const Options& options) {
     return std::nullopt;
 }
 
-// Every case of docs/contract.md (Speed and size) and the issues' benchmark lists, with its baselines and targets.
+// Every case of docs/contract.md (Speed and size) and the issues' benchmark lists, with its
+// baselines and targets.
 std::vector<Case> build_cases(const World& world, const Options& options) {
     const int scale = options.quick ? 10 : 1;
     const auto runs = [&](int n) { return std::max(3, n / scale); };
@@ -380,9 +382,9 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
          {floor_on(stop, "<= 1.5x floor", 1.5)},
          false});
 
-    // Commands from viber agents, and shell-guard's non-viber caller, at three sizes. docs/contract.md (Speed and size)
-    // sets 1.3x for a 20 KB viber command and 1.2x for the common call; 100 B and 100 KB are
-    // reported.
+    // Commands from viber agents, and shell-guard's non-viber caller, at three sizes.
+    // docs/contract.md (Speed and size) sets 1.3x for a 20 KB viber command and 1.2x for the common
+    // call; 100 B and 100 KB are reported.
     for (const auto& [size, label, n] :
          {std::tuple{std::size_t{100}, "100 B", 200}, std::tuple{std::size_t{20000}, "20 KB", 200},
           std::tuple{std::size_t{100000}, "100 KB", 100}}) {
@@ -412,7 +414,8 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
              false});
     }
 
-    // The hostile 1 MiB commands (docs/contract.md (Speed and size)): each guard under 50 ms and 32 MB on every run.
+    // The hostile 1 MiB commands (docs/contract.md (Speed and size)): each guard under 50 ms and 32
+    // MB on every run.
     int hostile_index = 0;
     for (const HostileCommand& hostile : hostile_commands(std::size_t{1} << 20)) {
         const std::string payload =
@@ -678,7 +681,8 @@ int main(int argc, char** argv) {
              "and p90 over N "
              "runs, each case interleaved with its baselines measured in the same run. Ratio = "
              "case median / "
-             "baseline median. Targets from docs/contract.md (Speed and size). Peak RSS is wait4's ru_maxrss of the case "
+             "baseline median. Targets from docs/contract.md (Speed and size). Peak RSS is wait4's "
+             "ru_maxrss of the case "
              "and of its "
              "baseline.\n\n"
           << "| case | decision | N | median ms | p90 ms | max ms | baseline median ms | ratio | "

@@ -1,8 +1,8 @@
 // output.cpp: the hook answers and the one writer every hook prints through.
 #include "common/output.hpp"
 
-#include "common/utf8.hpp"
 #include "common/os.hpp"
+#include "common/utf8.hpp"
 
 #include <boost/json/serialize.hpp>
 

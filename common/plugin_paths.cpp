@@ -1,4 +1,5 @@
-// plugin_paths.cpp: the one rule every binary uses to find a file of the plugin tree (docs/contract.md).
+// plugin_paths.cpp: the one rule every binary uses to find a file of the plugin tree
+// (docs/contract.md).
 #include "common/plugin_paths.hpp"
 
 #include "common/files.hpp"

@@ -1,4 +1,5 @@
-// plugin_paths.hpp: the one rule every binary uses to find a file of the plugin tree (docs/contract.md).
+// plugin_paths.hpp: the one rule every binary uses to find a file of the plugin tree
+// (docs/contract.md).
 #pragma once
 
 #include <optional>
@@ -19,7 +20,8 @@ inline constexpr std::string_view viber_yml_template = "skills/setup/templates/v
 std::string plugin_file(std::string_view rel);
 
 // The same rule with the inputs given, for tests.
-std::string plugin_file(std::string_view rel, const char* plugin_root_env, const std::string& exe_dir);
+std::string plugin_file(std::string_view rel, const char* plugin_root_env,
+                        const std::string& exe_dir);
 
 // The plugin root: CLAUDE_PLUGIN_ROOT when set and non-empty (trailing slashes dropped), else
 // <dir>/../.. of the running executable, normalized. For naming plugin directories such as

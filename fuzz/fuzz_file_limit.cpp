@@ -1,5 +1,6 @@
-// fuzz_file_limit.cpp: libFuzzer target for plan-gate's plain plan file counter (docs/plan-gate.md, step 3) on
-// arbitrary plan text, against a fixed root that holds no files (so only the token rules run).
+// fuzz_file_limit.cpp: libFuzzer target for plan-gate's plain plan file counter (docs/plan-gate.md,
+// step 3) on arbitrary plan text, against a fixed root that holds no files (so only the token rules
+// run).
 #include "plan-gate/file_limit.hpp"
 
 #include <cstddef>

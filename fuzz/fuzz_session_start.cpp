@@ -1,6 +1,7 @@
-// fuzz_session_start.cpp: libFuzzer target for session-start's file parsing (docs/session-start.md): the
-// schema line of a viber.yml, the schema note against a fixed template, the manifest trim, the
-// version from CLAUDE_PLUGIN_ROOT and the code-point count, all on arbitrary bytes.
+// fuzz_session_start.cpp: libFuzzer target for session-start's file parsing
+// (docs/session-start.md): the schema line of a viber.yml, the schema note against a fixed
+// template, the manifest trim, the version from CLAUDE_PLUGIN_ROOT and the code-point count, all on
+// arbitrary bytes.
 #include "session-start/session_start.hpp"
 
 #include <cstddef>

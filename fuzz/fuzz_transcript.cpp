@@ -1,5 +1,5 @@
-// fuzz_transcript.cpp: libFuzzer target for the transcript scanner (docs/transcript.md) over arbitrary
-// bytes, for both signal sets, plus the timestamp and plan-path parsers it relies on.
+// fuzz_transcript.cpp: libFuzzer target for the transcript scanner (docs/transcript.md) over
+// arbitrary bytes, for both signal sets, plus the timestamp and plan-path parsers it relies on.
 #include "common/transcript.hpp"
 
 #include <cstddef>

@@ -40,8 +40,8 @@ std::optional<std::string> run_bash_script(const std::string& script, const std:
 // process started).
 std::chrono::milliseconds config_time_left();
 
-// The switch for a project: scripts/config.sh found by the plugin file rule (docs/contract.md), run in
-// `cwd`. False when the script is not a regular file, fails to answer in time, or says anything
+// The switch for a project: scripts/config.sh found by the plugin file rule (docs/contract.md), run
+// in `cwd`. False when the script is not a regular file, fails to answer in time, or says anything
 // but the one exact line.
 bool plain_plan_review_on(const std::string& cwd);
 

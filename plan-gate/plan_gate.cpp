@@ -1,10 +1,10 @@
 // plan_gate.cpp: the plan-gate hook: a plan leaves plan mode only with the review it needs (its
 // Contract opens main.cpp).
 //
-// The gate arms on the last plan write inside the plan-mode episode (docs/plan-gate.md, step 1), picks the
-// review the plan needs (step 2: planner-review, the review set of step 5, or, when the project
-// switched it on, plain-plan-review after the file limit of step 3) and allows only when the
-// latest dispatch/verdict pair of that review is a PASS that no later write to the plan voided
+// The gate arms on the last plan write inside the plan-mode episode (docs/plan-gate.md, step 1),
+// picks the review the plan needs (step 2: planner-review, the review set of step 5, or, when the
+// project switched it on, plain-plan-review after the file limit of step 3) and allows only when
+// the latest dispatch/verdict pair of that review is a PASS that no later write to the plan voided
 // (step 4).
 #include "plan-gate/plan_gate.hpp"
 
@@ -247,7 +247,8 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
     // verdict line was written has changed since (the 2 s absorb clock and rounding skew). With
     // no timestamp or no plan file there is nothing to compare, and the PASS stands.
     const std::optional<std::int64_t> verdict_time = pairing.pair_verdict->timestamp;
-    if (plan.mtime && verdict_time && static_cast<std::int64_t>(*plan.mtime) > *verdict_time + paths::mtime_slack_seconds)
+    if (plan.mtime && verdict_time &&
+        static_cast<std::int64_t>(*plan.mtime) > *verdict_time + paths::mtime_slack_seconds)
         return "Next step: re-review. Plan " + plan.name + " was modified at " +
                utc_text(*plan.mtime) + ", after " + who + " passed it at " +
                utc_text(*verdict_time) + " " + pair_lines + ": a write after the PASS voids it." +

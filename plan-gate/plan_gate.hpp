@@ -1,5 +1,5 @@
-// plan_gate.hpp: the plan-gate decision (docs/plan-gate.md): which review a plan leaving plan mode needs,
-// and whether the transcript shows it, as pure functions over what the hook read.
+// plan_gate.hpp: the plan-gate decision (docs/plan-gate.md): which review a plan leaving plan mode
+// needs, and whether the transcript shows it, as pure functions over what the hook read.
 #pragma once
 
 #include "common/decision.hpp"

@@ -1,4 +1,5 @@
-// review_set.cpp: the review set that gates planner plans of more than 12 tasks (docs/plan-gate.md, step 5).
+// review_set.cpp: the review set that gates planner plans of more than 12 tasks (docs/plan-gate.md,
+// step 5).
 //
 // A planner plan past 12 tasks is too large for one planner-review: three agents share it, each
 // reading only its own part (seed 001). planner-spec-review reviews the specification half,
@@ -125,10 +126,10 @@ struct Tracked {
     const VerdictLine* verdict = nullptr; // null while open
 };
 
-// Pairs verdict lines with tracked dispatches, in line order (docs/plan-gate.md, step 5): a verdict naming a
-// tracked dispatch's id pairs with it whatever the order the reviews finish in; a verdict naming
-// no tracked id pairs with the earliest open id-less dispatch, as the id-less transcripts of older
-// Claude Code versions report results in dispatch order.
+// Pairs verdict lines with tracked dispatches, in line order (docs/plan-gate.md, step 5): a verdict
+// naming a tracked dispatch's id pairs with it whatever the order the reviews finish in; a verdict
+// naming no tracked id pairs with the earliest open id-less dispatch, as the id-less transcripts of
+// older Claude Code versions report results in dispatch order.
 std::vector<Tracked> pair_verdicts(const std::vector<Dispatch>& dispatches,
                                    const std::vector<VerdictLine>& verdicts) {
     std::vector<Tracked> tracked;

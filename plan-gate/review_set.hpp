@@ -1,4 +1,5 @@
-// review_set.hpp: the review set that gates planner plans of more than 12 tasks (docs/plan-gate.md, step 5).
+// review_set.hpp: the review set that gates planner plans of more than 12 tasks (docs/plan-gate.md,
+// step 5).
 #pragma once
 
 #include "common/transcript.hpp"

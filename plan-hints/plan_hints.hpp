@@ -1,5 +1,5 @@
-// plan_hints.hpp: the plan-hints decision (docs/plan-hints.md): whether a plain plan-mode prompt gets the
-// plain-plan rules as context, and the text it gets.
+// plan_hints.hpp: the plan-hints decision (docs/plan-hints.md): whether a plain plan-mode prompt
+// gets the plain-plan rules as context, and the text it gets.
 #pragma once
 
 #include "common/decision.hpp"
@@ -13,9 +13,9 @@ namespace viber::plan_hints {
 
 // What the decision looks at, once read from the payload and the disk.
 struct HintsInput {
-    bool plan_mode = false;                 // the payload's top-level permission_mode is "plan"
-    bool chain_owns_episode = false;        // a planner/intent/fixer signal shows in the episode
-    std::optional<std::string> hints_text;  // hooks/content/plan-hints.md; nullopt when unreadable
+    bool plan_mode = false;                // the payload's top-level permission_mode is "plan"
+    bool chain_owns_episode = false;       // a planner/intent/fixer signal shows in the episode
+    std::optional<std::string> hints_text; // hooks/content/plan-hints.md; nullopt when unreadable
 };
 
 // The additionalContext to inject, or nullopt for silence.

@@ -12,7 +12,7 @@
 set -eu
 
 boost=(json program-options filesystem test)
-packages=(g++ cmake ninja-build make strace ccache)
+packages=(g++ cmake ninja-build make strace ccache clang-format)
 for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev"); done
 
 arm64=no

@@ -16,18 +16,18 @@ enum class StdinMode {
 };
 
 struct RunOptions {
-    std::vector<std::string> args;                          // argv[1..]
+    std::vector<std::string> args; // argv[1..]
     std::string stdin_bytes;
     StdinMode stdin_mode = StdinMode::bytes;
-    std::map<std::string, std::optional<std::string>> env;  // set (value) or unset (nullopt)
+    std::map<std::string, std::optional<std::string>> env; // set (value) or unset (nullopt)
     std::optional<std::string> cwd;
-    std::chrono::milliseconds timeout{20000};               // the child is killed past it
+    std::chrono::milliseconds timeout{20000}; // the child is killed past it
 };
 
 struct RunResult {
     std::string out;
     std::string err;
-    int exit_code = -1;     // -1 when killed by a signal
+    int exit_code = -1; // -1 when killed by a signal
     int signal = 0;
     bool timed_out = false;
     double seconds = 0;

@@ -4,7 +4,6 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
-
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -19,19 +18,23 @@ public:
     std::size_t raw(std::string_view line);
 
     std::size_t permission_mode(std::string_view mode);
-    std::size_t tool_use(std::string_view name, const boost::json::object& input, std::string_view id = {});
+    std::size_t tool_use(std::string_view name, const boost::json::object& input,
+                         std::string_view id = {});
     std::size_t skill(std::string_view skill, std::string_view id = "toolu_skill");
     std::size_t enter_plan_mode();
-    std::size_t typed_prompt(std::string_view text);                 // user, string content, role user
+    std::size_t typed_prompt(std::string_view text); // user, string content, role user
     std::size_t write_file(std::string_view file_path, std::string_view content = "plan");
     std::size_t edit_file(std::string_view file_path);
-    std::size_t dispatch(std::string_view agent, std::string_view id, std::string_view prompt = "review");
+    std::size_t dispatch(std::string_view agent, std::string_view id,
+                         std::string_view prompt = "review");
     // A tool_result for `id` whose content is `text`, with an optional top-level timestamp.
-    std::size_t tool_result(std::string_view id, std::string_view text, std::string_view timestamp = {});
+    std::size_t tool_result(std::string_view id, std::string_view text,
+                            std::string_view timestamp = {});
     // An async launch echo (holds "status":"async_launched").
     std::size_t async_launched(std::string_view id, std::string_view prompt);
     // A task notification (user string content) carrying <result>text</result>.
-    std::size_t task_notification(std::string_view id, std::string_view result, std::string_view timestamp = {});
+    std::size_t task_notification(std::string_view id, std::string_view result,
+                                  std::string_view timestamp = {});
 
     std::size_t lines() const { return lines_; }
     const std::string& text() const { return text_; }

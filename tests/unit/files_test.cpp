@@ -2,8 +2,8 @@
 #define BOOST_TEST_MODULE files
 #include "common/files.hpp"
 #include "common/os.hpp"
-#include "support/scratch.hpp"
 #include "support/platform.hpp"
+#include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -93,7 +93,8 @@ BOOST_AUTO_TEST_CASE(a_directory_is_refused) {
     BOOST_TEST(!mtime_seconds(path));
 }
 
-BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string path = dir / "dangling";
     BOOST_REQUIRE(::symlink((dir / "missing").c_str(), path.c_str()) == 0);
@@ -103,7 +104,8 @@ BOOST_AUTO_TEST_CASE(a_dangling_link_is_refused, *viber::testing::posix_only("a 
     BOOST_TEST(!mtime_seconds(path));
 }
 
-BOOST_AUTO_TEST_CASE(a_link_to_a_regular_file_is_followed, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(a_link_to_a_regular_file_is_followed,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string target = dir.write("target", "text");
     const std::string path = dir / "link";

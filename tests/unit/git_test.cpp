@@ -1,8 +1,8 @@
 // git_test.cpp: the git top level of a directory, found by walking up for `.git`.
 #define BOOST_TEST_MODULE git
 #include "common/git.hpp"
-#include "support/scratch.hpp"
 #include "support/platform.hpp"
+#include "support/scratch.hpp"
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
@@ -67,7 +67,8 @@ BOOST_AUTO_TEST_CASE(no_repository_is_none) {
     BOOST_TEST(!git_top_level(dir.mkdir("a/b")));
 }
 
-BOOST_AUTO_TEST_CASE(a_git_entry_of_another_kind_is_no_marker, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(a_git_entry_of_another_kind_is_no_marker,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     BOOST_REQUIRE(ancestors_hold_no_git(dir.path()));
     BOOST_REQUIRE(::symlink((dir / "missing").c_str(), (dir / ".git").c_str()) == 0);

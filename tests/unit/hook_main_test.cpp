@@ -66,18 +66,21 @@ viber::Decision fail_open_throws() {
     throw std::runtime_error("broken too");
 }
 
-const std::string answer_line = R"({"decision":"block","reason":"answer"})" "\n";
+const std::string answer_line = R"({"decision":"block","reason":"answer"})"
+                                "\n";
 
 } // namespace
 
 BOOST_AUTO_TEST_CASE(bad_alloc_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_answers});
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_answers});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == answer_line);
 }
 
 BOOST_AUTO_TEST_CASE(any_exception_prints_the_fail_open_answer_and_exits_0) {
-    const Outcome got = run_hook_mode({"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_answers});
+    const Outcome got = run_hook_mode(
+        {"t", "contract", throws_runtime_error, viber::Prefilter::none, fail_open_answers});
     BOOST_TEST(got.status == 0);
     BOOST_TEST(got.out == answer_line);
 }

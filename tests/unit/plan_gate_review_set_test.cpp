@@ -1,6 +1,6 @@
-// plan_gate_review_set_test.cpp: the review set of large planner plans (docs/plan-gate.md, step 5): the task
-// counter, the `tasks:` range parser, the pairing of verdicts with member dispatches, and each
-// refusal with its order and wording.
+// plan_gate_review_set_test.cpp: the review set of large planner plans (docs/plan-gate.md, step 5):
+// the task counter, the `tasks:` range parser, the pairing of verdicts with member dispatches, and
+// each refusal with its order and wording.
 #define BOOST_TEST_MODULE plan_gate_review_set
 #include "plan-gate/reasons.hpp"
 #include "plan-gate/review_set.hpp"
@@ -403,8 +403,8 @@ BOOST_AUTO_TEST_CASE(a_verdict_naming_an_untracked_dispatch_is_not_a_member_verd
 
 BOOST_AUTO_TEST_CASE(
     a_verdict_naming_only_untracked_ids_pairs_with_the_earliest_open_id_less_dispatch) {
-    // docs/plan-gate.md, step 5: "else, if it contains no tracked id, with the earliest open dispatch without an
-    // id".
+    // docs/plan-gate.md, step 5: "else, if it contains no tracked id, with the earliest open
+    // dispatch without an id".
     Review review = passing_set(13);
     review.dispatch("planner-review", "toolu_pr");
     review.dispatch("planner-spec-review", "");

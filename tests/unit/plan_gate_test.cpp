@@ -1,5 +1,5 @@
-// plan_gate_test.cpp: the plan-gate decision (docs/plan-gate.md, steps 1, 2, 4 and the wiring of 3 and 5)
-// over hand-built inputs, one clause a case.
+// plan_gate_test.cpp: the plan-gate decision (docs/plan-gate.md, steps 1, 2, 4 and the wiring of 3
+// and 5) over hand-built inputs, one clause a case.
 #define BOOST_TEST_MODULE plan_gate
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/plan_gate.hpp"

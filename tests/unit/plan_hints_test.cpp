@@ -1,11 +1,10 @@
 // plan_hints_test.cpp: the plan-hints decision as a pure function (docs/plan-hints.md).
 #define BOOST_TEST_MODULE plan_hints
-#include <boost/test/unit_test.hpp>
-
 #include "plan-hints/plan_hints.hpp"
 #include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
 
+#include <boost/test/unit_test.hpp>
 #include <cstdlib>
 
 using namespace viber::plan_hints;
@@ -40,7 +39,8 @@ BOOST_AUTO_TEST_CASE(silent_without_or_with_an_empty_hints_file) {
 }
 
 BOOST_AUTO_TEST_CASE(run_fails_open_on_bad_payloads) {
-    // A hints file the finding-files rule (docs/contract.md) finds, so that silence below comes from the payload alone.
+    // A hints file the finding-files rule (docs/contract.md) finds, so that silence below comes
+    // from the payload alone.
     viber::testing::ScratchDir plugin;
     plugin.write("hooks/content/plan-hints.md", "rules\n");
     ::setenv("CLAUDE_PLUGIN_ROOT", plugin.path().c_str(), 1);

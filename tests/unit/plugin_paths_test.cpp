@@ -1,10 +1,11 @@
-// plugin_paths_test.cpp: the finding-files rule (docs/contract.md) for finding a plugin file, and the plugin root.
+// plugin_paths_test.cpp: the finding-files rule (docs/contract.md) for finding a plugin file, and
+// the plugin root.
 #define BOOST_TEST_MODULE plugin_paths
 #include "common/files.hpp"
 #include "common/plugin_paths.hpp"
 #include "support/environment.hpp"
-#include "support/scratch.hpp"
 #include "support/platform.hpp"
+#include "support/scratch.hpp"
 
 #include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
@@ -61,7 +62,8 @@ BOOST_AUTO_TEST_CASE(an_empty_env_falls_back) {
                "/opt/x/hooks/bin/../../hooks/content/manifest.md");
 }
 
-BOOST_AUTO_TEST_CASE(an_env_path_that_is_not_a_regular_file_falls_back, *viber::testing::posix_only("a FIFO")) {
+BOOST_AUTO_TEST_CASE(an_env_path_that_is_not_a_regular_file_falls_back,
+                     *viber::testing::posix_only("a FIFO")) {
     ScratchDir root;
     root.mkdir(rel); // a directory where the file should be
     BOOST_TEST(plugin_file(rel, root.path().c_str(), "/opt/x/hooks/bin") ==

@@ -193,7 +193,8 @@ BOOST_AUTO_TEST_CASE(heredoc_body_is_data) {
     BOOST_TEST(names(a) == (Names{"cat", "killall", "ls"}));
     BOOST_TEST(a.invocations[0].stdin_from_heredoc);
     BOOST_TEST(!a.invocations[2].stdin_from_heredoc);
-    BOOST_TEST(names(analyze("cat <<'EOF'\npkill x\n$(killall y)\nEOF\nls")) == (Names{"cat", "ls"}));
+    BOOST_TEST(names(analyze("cat <<'EOF'\npkill x\n$(killall y)\nEOF\nls")) ==
+               (Names{"cat", "ls"}));
     BOOST_TEST(a.chain_operators == 0u);
 }
 

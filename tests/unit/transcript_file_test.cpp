@@ -3,9 +3,9 @@
 // of megabytes, candidate or not, are handled.
 #define BOOST_TEST_MODULE transcript_file
 #include "common/transcript.hpp"
+#include "support/platform.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
-#include "support/platform.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
@@ -65,7 +65,8 @@ BOOST_AUTO_TEST_CASE(a_regular_file_scans_like_its_bytes) {
     BOOST_TEST(file.verdicts[0].named_dispatches == std::vector<std::size_t>({0}));
 }
 
-BOOST_AUTO_TEST_CASE(a_symlink_to_a_regular_file_is_read, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(a_symlink_to_a_regular_file_is_read,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     ScratchDir dir;
     const std::string path = dir.write("t.jsonl", planner_session().text());
     const std::string link = dir / "link.jsonl";
@@ -88,7 +89,8 @@ BOOST_AUTO_TEST_CASE(odd_paths_are_not_readable, *viber::testing::posix_only("a 
     }
 }
 
-BOOST_AUTO_TEST_CASE(an_unreadable_file_is_not_readable, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(an_unreadable_file_is_not_readable,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     // /proc/self/mem is a regular file whose read fails, for root too (mode 000 does not stop
     // root, and the tests may run as root).
     ScratchDir dir;

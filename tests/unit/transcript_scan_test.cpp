@@ -1,6 +1,6 @@
-// transcript_scan_test.cpp: the shared transcript definitions of docs/transcript.md (episode, Skill signals,
-// the planner's entry, typed chain commands, plan writes, dispatches, verdict lines), each scanned
-// through several buffer sizes and both prefilter kernels, which must all agree.
+// transcript_scan_test.cpp: the shared transcript definitions of docs/transcript.md (episode, Skill
+// signals, the planner's entry, typed chain commands, plan writes, dispatches, verdict lines), each
+// scanned through several buffer sizes and both prefilter kernels, which must all agree.
 #define BOOST_TEST_MODULE transcript_scan
 #include "common/transcript.hpp"
 #include "support/transcript_builder.hpp"

@@ -1,9 +1,9 @@
 // no_work_test.cpp: a kill-guard call not from a viber agent opens no file, starts no process.
 // Traced with strace: one execve (the binary itself) and no open/openat once it reads stdin.
 #define BOOST_TEST_MODULE integration_kill_guard_no_work
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/strace.hpp"
-#include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

@@ -1,14 +1,13 @@
-// fail_open_test.cpp: plan-gate's fail-open matrix (docs/contract.md, docs/plan-gate.md): every odd input allows, exit 0,
-// and tool mode answers --help, --version and a bad argument.
+// fail_open_test.cpp: plan-gate's fail-open matrix (docs/contract.md, docs/plan-gate.md): every odd
+// input allows, exit 0, and tool mode answers --help, --version and a bad argument.
 #define BOOST_TEST_MODULE plan_gate_fail_open
 #include "gate_fixture.hpp"
 #include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
-
-#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace plan_gate_test;
 
@@ -57,7 +56,8 @@ BOOST_AUTO_TEST_CASE(missing_transcript_allows) {
     require_allow(gate.ask(payload_with_transcript(gate, t, gate.scratch() / "nope.jsonl")));
 }
 
-BOOST_AUTO_TEST_CASE(fifo_transcript_allows_without_blocking, *viber::testing::posix_only("a FIFO")) {
+BOOST_AUTO_TEST_CASE(fifo_transcript_allows_without_blocking,
+                     *viber::testing::posix_only("a FIFO")) {
     Gate gate;
     const TranscriptBuilder t = armed(gate);
     const std::string fifo = gate.scratch() / "fifo.jsonl";
@@ -78,7 +78,8 @@ BOOST_AUTO_TEST_CASE(dev_zero_transcript_allows) {
     require_allow(gate.ask(payload_with_transcript(gate, t, "/dev/zero")));
 }
 
-BOOST_AUTO_TEST_CASE(dangling_link_transcript_allows, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(dangling_link_transcript_allows,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     Gate gate;
     const TranscriptBuilder t = armed(gate);
     const std::string link = gate.scratch() / "dangling.jsonl";
@@ -115,8 +116,8 @@ BOOST_AUTO_TEST_CASE(array_payload_allows) {
 
 BOOST_AUTO_TEST_CASE(payloads_that_are_not_objects_allow) {
     Gate gate;
-    for (const std::string& raw : std::vector<std::string>{"null", "42", "\"plan\"", "true",
-                                  std::string(100000, '[') + std::string(100000, ']')})
+    for (const std::string& raw : std::vector<std::string>{
+             "null", "42", "\"plan\"", "true", std::string(100000, '[') + std::string(100000, ']')})
         require_allow(gate.ask_raw(raw));
 }
 

@@ -139,7 +139,8 @@ BOOST_AUTO_TEST_CASE(a_table_cell_counts_apart_from_its_path, *viber::testing::n
     require_narrow(plan.ask(), 9);
 }
 
-BOOST_AUTO_TEST_CASE(urls_temp_paths_outside_paths_and_the_plan_itself_count_nothing, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(urls_temp_paths_outside_paths_and_the_plan_itself_count_nothing,
+                     *viber::testing::needs_bash()) {
     PlainPlan plan(
         plain_plan_naming(8, "See https://example.com/guide/setup.html and .temp/notes.md,\n"
                              "/etc/ssl/openssl.cnf, ../other/x.ts and .claude/plans/p.md.\n"));

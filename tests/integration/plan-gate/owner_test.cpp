@@ -1,5 +1,5 @@
-// owner_test.cpp: plan-gate step 2 (docs/plan-gate.md): the planner owns a plan only with its signal in the
-// episode AND its frontmatter in the plan; a plan it cannot read stays the planner's.
+// owner_test.cpp: plan-gate step 2 (docs/plan-gate.md): the planner owns a plan only with its
+// signal in the episode AND its frontmatter in the plan; a plan it cannot read stays the planner's.
 #define BOOST_TEST_MODULE plan_gate_owner
 #include "gate_fixture.hpp"
 #include "support/platform.hpp"
@@ -51,7 +51,8 @@ BOOST_AUTO_TEST_CASE(bom_before_the_frontmatter_makes_a_plain_plan, *viber::test
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
 }
 
-BOOST_AUTO_TEST_CASE(source_after_the_frontmatter_makes_a_plain_plan, *viber::testing::needs_bash()) {
+BOOST_AUTO_TEST_CASE(source_after_the_frontmatter_makes_a_plain_plan,
+                     *viber::testing::needs_bash()) {
     Gate gate;
     const Answer answer = unreviewed(gate, "---\ntitle: x\n---\nsource: interview\n", true);
     require_deny(answer, "Next step: review the plan.");
@@ -129,7 +130,8 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_directory_keeps_the_planner) {
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
 
-BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner, *viber::testing::posix_only("a FIFO")) {
+BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner,
+                     *viber::testing::posix_only("a FIFO")) {
     // Never blocks on a FIFO nobody writes, never reads /dev/zero: not a regular file.
     Gate gate;
     gate.config(switch_off_script);
@@ -149,7 +151,8 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner, *vi
     }
 }
 
-BOOST_AUTO_TEST_CASE(unreadable_plan_keeps_the_planner, *viber::testing::posix_only("a mode-000 unreadable file")) {
+BOOST_AUTO_TEST_CASE(unreadable_plan_keeps_the_planner,
+                     *viber::testing::posix_only("a mode-000 unreadable file")) {
     Gate gate;
     gate.config(switch_off_script);
     // A regular file the gate cannot read: past the read bound when running as root (permissions

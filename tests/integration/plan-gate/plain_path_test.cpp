@@ -1,6 +1,6 @@
-// plain_path_test.cpp: plan-gate's plain path (docs/plan-gate.md, step 2): gated only when scripts/config.sh,
-// run with bash in cwd, prints exactly one `planning.plain-plan-review: true` line; then
-// plain-plan-review decides.
+// plain_path_test.cpp: plan-gate's plain path (docs/plan-gate.md, step 2): gated only when
+// scripts/config.sh, run with bash in cwd, prints exactly one `planning.plain-plan-review: true`
+// line; then plain-plan-review decides.
 #define BOOST_TEST_MODULE plan_gate_plain_path
 #include "gate_fixture.hpp"
 #include "support/pids.hpp"

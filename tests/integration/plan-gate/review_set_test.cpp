@@ -1,6 +1,6 @@
-// review_set_test.cpp: plan-gate step 5 (docs/plan-gate.md, step 5) through the real binary: planner plans of
-// more than 12 tasks need a PASS from planner-spec-review, planner-graph-review and task
-// reviewers covering every task; each refusal, its order and the facts its reason gives.
+// review_set_test.cpp: plan-gate step 5 (docs/plan-gate.md, step 5) through the real binary:
+// planner plans of more than 12 tasks need a PASS from planner-spec-review, planner-graph-review
+// and task reviewers covering every task; each refusal, its order and the facts its reason gives.
 #define BOOST_TEST_MODULE plan_gate_review_set
 #include "gate_fixture.hpp"
 

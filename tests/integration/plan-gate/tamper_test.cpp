@@ -1,5 +1,5 @@
-// tamper_test.cpp: plan-gate step 4's tamper check (docs/plan-gate.md): a PASS stands only while the plan's
-// mtime is no later than the verdict line's timestamp plus 2 s.
+// tamper_test.cpp: plan-gate step 4's tamper check (docs/plan-gate.md): a PASS stands only while
+// the plan's mtime is no later than the verdict line's timestamp plus 2 s.
 #define BOOST_TEST_MODULE plan_gate_tamper
 #include "gate_fixture.hpp"
 

@@ -1,5 +1,5 @@
-// verdict_test.cpp: plan-gate step 4 (docs/plan-gate.md): dispatches, verdict lines, pairing by id or by
-// order, and the five outcomes with the facts each reason carries.
+// verdict_test.cpp: plan-gate step 4 (docs/plan-gate.md): dispatches, verdict lines, pairing by id
+// or by order, and the five outcomes with the facts each reason carries.
 #define BOOST_TEST_MODULE plan_gate_verdict
 #include "gate_fixture.hpp"
 

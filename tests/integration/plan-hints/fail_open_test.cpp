@@ -2,16 +2,14 @@
 // when the payload is unusable and the hints when only the transcript is odd (an unreadable
 // transcript counts as no signal).
 #define BOOST_TEST_MODULE integration_plan_hints_fail_open
-#include <boost/test/unit_test.hpp>
-
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
-#include "support/platform.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
-
+#include <boost/test/unit_test.hpp>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,9 +57,10 @@ BOOST_AUTO_TEST_CASE(unusable_payloads_print_nothing) {
     Fixture f;
     const std::string good = plan_payload(f.tree / "none.jsonl");
     for (const std::string& bad :
-         {std::string(), std::string("   \n"), std::string("not json"), std::string("[") + good + "]",
-          good.substr(0, good.size() - 1), good + "x", std::string("null"), std::string("\"plan\""),
-          std::string("\xEF\xBB\xBF"), std::string("{\"permission_mode\":\"plan\"") + std::string(40, '['),
+         {std::string(), std::string("   \n"), std::string("not json"),
+          std::string("[") + good + "]", good.substr(0, good.size() - 1), good + "x",
+          std::string("null"), std::string("\"plan\""), std::string("\xEF\xBB\xBF"),
+          std::string("{\"permission_mode\":\"plan\"") + std::string(40, '['),
           std::string(1, '\0') + good}) {
         expect(f.run(bad), "");
     }
@@ -102,7 +101,8 @@ BOOST_AUTO_TEST_CASE(odd_transcripts_count_as_no_signal, *viber::testing::posix_
     const std::string dangling = f.tree / "dangling";
     BOOST_TEST_REQUIRE(::symlink((f.tree / "nowhere").c_str(), dangling.c_str()) == 0);
     const std::string dir = f.tree.mkdir("a-directory");
-    for (const std::string& path : {f.tree / "missing.jsonl", fifo, dir, std::string("/dev/zero"), dangling}) {
+    for (const std::string& path :
+         {f.tree / "missing.jsonl", fifo, dir, std::string("/dev/zero"), dangling}) {
         expect(f.run(plan_payload(path)), hints_line);
     }
 }
@@ -112,8 +112,11 @@ BOOST_AUTO_TEST_CASE(garbage_transcripts_count_as_no_signal) {
     std::string binary;
     for (int i = 0; i < 100000; ++i) binary.push_back(static_cast<char>((i * 131 + 7) % 256));
     for (const std::string& garbage :
-         {std::string(), binary, std::string(3u << 20, '\n'), std::string("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":\"Skill\""),
-          std::string("\"Skill\" EnterPlanMode permission-mode VERDICT: <command-message>viber:intent\n")}) {
+         {std::string(), binary, std::string(3u << 20, '\n'),
+          std::string("{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\","
+                      "\"name\":\"Skill\""),
+          std::string("\"Skill\" EnterPlanMode permission-mode VERDICT: "
+                      "<command-message>viber:intent\n")}) {
         const std::string path = f.tree.write("garbage.jsonl", garbage);
         expect(f.run(plan_payload(path)), hints_line);
     }

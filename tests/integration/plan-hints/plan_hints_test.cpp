@@ -1,9 +1,7 @@
-// plan_hints_test.cpp: the plan-hints binary run as a process on transcripts it is given (docs/plan-hints.md):
-// when it prints the plain-plan rules, when the viber planner chain silences it, and where the
-// rules text comes from.
+// plan_hints_test.cpp: the plan-hints binary run as a process on transcripts it is given
+// (docs/plan-hints.md): when it prints the plain-plan rules, when the viber planner chain silences
+// it, and where the rules text comes from.
 #define BOOST_TEST_MODULE integration_plan_hints
-#include <boost/test/unit_test.hpp>
-
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
@@ -11,7 +9,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-
+#include <boost/test/unit_test.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,8 +19,10 @@ using namespace viber::testing;
 
 namespace {
 
-constexpr std::string_view hints = "Plain plan rules:\n- use TaskCreate\n- \"quoted\" and \\ slashes\n";
-constexpr std::string_view hints_cut = "Plain plan rules:\n- use TaskCreate\n- \"quoted\" and \\ slashes";
+constexpr std::string_view hints =
+    "Plain plan rules:\n- use TaskCreate\n- \"quoted\" and \\ slashes\n";
+constexpr std::string_view hints_cut =
+    "Plain plan rules:\n- use TaskCreate\n- \"quoted\" and \\ slashes";
 
 // A plugin tree with the hints file written, and a transcript beside it.
 struct Fixture {
@@ -39,7 +39,8 @@ struct Fixture {
                                             {"prompt", "plan the change"}});
     }
 
-    RunResult run(const std::string& stdin_bytes, std::map<std::string, std::optional<std::string>> env = {}) const {
+    RunResult run(const std::string& stdin_bytes,
+                  std::map<std::string, std::optional<std::string>> env = {}) const {
         RunOptions options;
         options.stdin_bytes = stdin_bytes;
         options.env = std::move(env);
@@ -52,7 +53,8 @@ struct Fixture {
 // The exact line plan-hints prints for `context`.
 std::string expected_line(std::string_view context) {
     return json::serialize(json::object{
-               {"hookSpecificOutput", json::object{{"hookEventName", "UserPromptSubmit"}, {"additionalContext", context}}}}) +
+               {"hookSpecificOutput", json::object{{"hookEventName", "UserPromptSubmit"},
+                                                   {"additionalContext", context}}}}) +
            "\n";
 }
 
@@ -80,8 +82,8 @@ std::size_t typed_command(TranscriptBuilder& t, std::string_view command) {
     return t.add(json::object{
         {"type", "user"},
         {"message", json::object{{"content", "<command-message>viber:" + std::string(command) +
-                                                 "</command-message>\n<command-name>/viber:" + std::string(command) +
-                                                 "</command-name>"}}}});
+                                                 "</command-message>\n<command-name>/viber:" +
+                                                 std::string(command) + "</command-name>"}}}});
 }
 
 std::string slurp(const std::string& path) {
@@ -100,7 +102,8 @@ BOOST_AUTO_TEST_CASE(prints_in_plan_mode_without_a_signal) {
 
 BOOST_AUTO_TEST_CASE(silent_outside_plan_mode) {
     Fixture f;
-    for (const std::string_view mode : {"default", "acceptEdits", "bypassPermissions", "PLAN", "plan "}) {
+    for (const std::string_view mode :
+         {"default", "acceptEdits", "bypassPermissions", "PLAN", "plan "}) {
         expect_silent(f.run(f.payload(mode, plain_session())));
     }
     expect_silent(f.run(R"({"transcript_path":"/nowhere","prompt":"x"})"));
@@ -174,11 +177,15 @@ BOOST_AUTO_TEST_CASE(prints_for_signals_that_are_not_the_chain) {
     t.skill("xyz:planner");
     t.skill("xyz:intent");
     typed_command(t, "planner");
-    t.write_file("/tmp/notes.md", R"({"type":"tool_use","name":"Skill","input":{"skill":"viber:planner"}})");
-    t.add(json::object{{"type", "api-request-blob"},
-                       {"message", json::object{{"content", json::array{json::object{
-                                                    {"type", "tool_use"}, {"name", "Skill"},
-                                                    {"input", json::object{{"skill", "viber:planner"}}}}}}}}});
+    t.write_file("/tmp/notes.md",
+                 R"({"type":"tool_use","name":"Skill","input":{"skill":"viber:planner"}})");
+    t.add(json::object{
+        {"type", "api-request-blob"},
+        {"message",
+         json::object{{"content", json::array{json::object{
+                                      {"type", "tool_use"},
+                                      {"name", "Skill"},
+                                      {"input", json::object{{"skill", "viber:planner"}}}}}}}}});
     expect_hints(f.run(f.payload("plan", t)));
 }
 
@@ -212,7 +219,8 @@ BOOST_AUTO_TEST_CASE(crlf_hints_file_loses_only_its_trailing_newlines) {
 
 BOOST_AUTO_TEST_CASE(hints_text_is_verbatim) {
     Fixture f;
-    const std::string text = "  indented \xE2\x9C\x93 \t tab\n\n<b>tags</b> & {\"json\": [1]}\ntrailing spaces   ";
+    const std::string text =
+        "  indented \xE2\x9C\x93 \t tab\n\n<b>tags</b> & {\"json\": [1]}\ntrailing spaces   ";
     f.tree.write("hooks/content/plan-hints.md", text + "\n");
     expect_hints(f.run(f.payload("plan", plain_session())), text);
 }

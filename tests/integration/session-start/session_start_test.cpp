@@ -1,10 +1,11 @@
 // session_start_test.cpp: the session-start binary run as Claude Code runs it, in a scratch
-// plugin tree whose every file the test writes (docs/session-start.md and the fail-open matrix of docs/contract.md).
+// plugin tree whose every file the test writes (docs/session-start.md and the fail-open matrix of
+// docs/contract.md).
 #define BOOST_TEST_MODULE integration_session_start
 #include "support/environment.hpp"
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
-#include "support/platform.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -139,7 +140,8 @@ BOOST_AUTO_TEST_CASE(a_missing_manifest_is_no_context_key) {
     BOOST_TEST(banner(got) == "viber loaded dev");
 }
 
-BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_fifo_is_skipped_without_blocking, *viber::testing::posix_only("a FIFO")) {
+BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_fifo_is_skipped_without_blocking,
+                     *viber::testing::posix_only("a FIFO")) {
     Fixture f;
     f.plugin.mkdir("hooks/content");
     BOOST_REQUIRE(::mkfifo((f.plugin / manifest_rel).c_str(), 0600) == 0);
@@ -156,7 +158,8 @@ BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_directory_is_skipped) {
     BOOST_TEST(banner(got) == "viber loaded dev");
 }
 
-BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_dangling_link_is_skipped, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_dangling_link_is_skipped,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     Fixture f;
     f.plugin.mkdir("hooks/content");
     BOOST_REQUIRE(::symlink((f.plugin / "nowhere.md").c_str(), (f.plugin / manifest_rel).c_str()) ==
@@ -165,7 +168,8 @@ BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_dangling_link_is_skipped, *viber::test
     BOOST_TEST(!context(got));
 }
 
-BOOST_AUTO_TEST_CASE(an_unreadable_manifest_is_skipped, *viber::testing::posix_only("a symlink made by a test")) {
+BOOST_AUTO_TEST_CASE(an_unreadable_manifest_is_skipped,
+                     *viber::testing::posix_only("a symlink made by a test")) {
     // /proc/self/mem is a regular file whose read fails, even for root (mode 000 does not stop
     // root, and the tests may run as root).
     Fixture f;
@@ -322,7 +326,8 @@ BOOST_AUTO_TEST_CASE(an_unreadable_template_gives_the_plain_banner) {
     BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
 }
 
-BOOST_AUTO_TEST_CASE(a_project_file_that_is_a_fifo_has_no_schema, *viber::testing::posix_only("a FIFO")) {
+BOOST_AUTO_TEST_CASE(a_project_file_that_is_a_fifo_has_no_schema,
+                     *viber::testing::posix_only("a FIFO")) {
     Fixture f;
     f.plugin.write(template_rel, "schema: 2\n");
     f.repo.mkdir(".claude");

@@ -1,9 +1,9 @@
-// fail_open_test.cpp: shell-guard on the fail-open matrix of docs/contract.md (exit 0, nothing printed).
+// fail_open_test.cpp: shell-guard on the fail-open matrix of docs/contract.md (exit 0, nothing
+// printed).
 #define BOOST_TEST_MODULE integration_shell_guard_fail_open
-#include <boost/test/unit_test.hpp>
-
 #include "guard_run.hpp"
 
+#include <boost/test/unit_test.hpp>
 #include <string>
 
 using namespace shell_guard_test;

@@ -1,9 +1,9 @@
-// shell_guard_test.cpp: the shell-guard binary per rule and per caller (docs/shell-guard.md), and tool mode.
+// shell_guard_test.cpp: the shell-guard binary per rule and per caller (docs/shell-guard.md), and
+// tool mode.
 #define BOOST_TEST_MODULE integration_shell_guard
-#include <boost/test/unit_test.hpp>
-
 #include "guard_run.hpp"
 
+#include <boost/test/unit_test.hpp>
 #include <string>
 #include <vector>
 

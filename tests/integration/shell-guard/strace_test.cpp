@@ -1,8 +1,8 @@
 // strace_test.cpp: under strace, shell-guard opens no file and starts no process after stdin.
 #define BOOST_TEST_MODULE integration_shell_guard_strace
 #include "guard_run.hpp"
-#include "support/strace.hpp"
 #include "support/platform.hpp"
+#include "support/strace.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -20,7 +20,8 @@ const std::string everything = "rm x; git stash; echo y > z; python3 -c 1";
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(the_trace_sees_opens_and_execs_after_stdin, *viber::testing::posix_only("strace")) {
+BOOST_AUTO_TEST_CASE(the_trace_sees_opens_and_execs_after_stdin,
+                     *viber::testing::posix_only("strace")) {
     // The harness check, once for every no-work test that uses trace_process: a program that reads
     // stdin, then opens a file and starts a process.
     const Trace got =

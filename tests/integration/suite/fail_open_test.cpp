@@ -28,7 +28,7 @@ const std::string banner =
     R"({"hookSpecificOutput":{"hookEventName":"SessionStart"},"systemMessage":"viber loaded dev"})"
     "\n";
 
-const std::vector<Binary> binaries = {{"plan-gate", ""},  {"plan-hints", ""},
+const std::vector<Binary> binaries = {{"plan-gate", ""},     {"plan-hints", ""},
                                       {"kill-guard", ""},    {"shell-guard", ""},
                                       {"verdict-nudge", ""}, {"session-start", banner}};
 

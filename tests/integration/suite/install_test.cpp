@@ -1,16 +1,14 @@
-// install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of docs/contract.md
-// exactly.
+// install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of
+// docs/contract.md exactly.
 #define BOOST_TEST_MODULE install
 #include "common/files.hpp"
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/filesystem.hpp>
 #include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
-
-#include "common/files.hpp"
-#include "support/platform.hpp"
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -61,14 +59,16 @@ const Installed& installed() {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(cmake_install_succeeds, *viber::testing::posix_only("running the build machine's cmake --install")) {
+BOOST_AUTO_TEST_CASE(cmake_install_succeeds,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     BOOST_TEST(tree.result.exit_code == 0,
                "cmake --install failed: " << tree.result.err << tree.result.out);
     BOOST_TEST(!tree.result.timed_out);
 }
 
-BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout, *viber::testing::posix_only("running the build machine's cmake --install")) {
+BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     std::set<std::string> files, directories, other;
     const fs::path root(tree.prefix.path());
@@ -94,7 +94,8 @@ BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout, *viber::testing::posix_
     BOOST_TEST(other.empty());
 }
 
-BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable, *viber::testing::posix_only("running the build machine's cmake --install")) {
+BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     for (const char* name : hook_names) {
         struct stat info {};
@@ -105,7 +106,8 @@ BOOST_AUTO_TEST_CASE(the_six_binaries_are_executable, *viber::testing::posix_onl
     }
 }
 
-BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike, *viber::testing::posix_only("running the build machine's cmake --install")) {
+BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     std::set<std::string> versions;
     for (const char* name : hook_names) {
@@ -121,7 +123,8 @@ BOOST_AUTO_TEST_CASE(installed_binaries_answer_version_alike, *viber::testing::p
     BOOST_TEST(versions.size() == 1u, "the six binaries report different versions");
 }
 
-BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files, *viber::testing::posix_only("running the build machine's cmake --install")) {
+BOOST_AUTO_TEST_CASE(hooks_json_and_content_are_the_source_files,
+                     *viber::testing::posix_only("running the build machine's cmake --install")) {
     const Installed& tree = installed();
     BOOST_TEST(read_file(tree / "hooks/hooks.json") == read_file(source_path("hooks/hooks.json")));
     BOOST_TEST(read_file(tree / "hooks/content/manifest.md") ==

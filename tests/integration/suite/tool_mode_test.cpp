@@ -1,5 +1,5 @@
-// tool_mode_test.cpp: every binary's tool mode (docs/contract.md): --help, --version (one suite version),
-// and a bad argument exiting 1 with usage on stderr, never 2.
+// tool_mode_test.cpp: every binary's tool mode (docs/contract.md): --help, --version (one suite
+// version), and a bad argument exiting 1 with usage on stderr, never 2.
 #define BOOST_TEST_MODULE integration_tool_mode
 #include "support/process.hpp"
 

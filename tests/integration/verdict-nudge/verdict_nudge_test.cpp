@@ -1,11 +1,11 @@
-// verdict_nudge_test.cpp: the verdict-nudge binary run as Claude Code runs it (docs/verdict-nudge.md and the
-// fail-open matrix of docs/contract.md), and a trace showing a call for no viber agent opens no file and starts
-// no process.
+// verdict_nudge_test.cpp: the verdict-nudge binary run as Claude Code runs it
+// (docs/verdict-nudge.md and the fail-open matrix of docs/contract.md), and a trace showing a call
+// for no viber agent opens no file and starts no process.
 #define BOOST_TEST_MODULE integration_verdict_nudge
 #include "support/environment.hpp"
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/strace.hpp"
-#include "support/platform.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -178,7 +178,8 @@ BOOST_AUTO_TEST_SUITE(no_work_for_other_agents,
 // trace_process's own check that it sees opens and execs is in
 // tests/integration/shell-guard/strace_test.cpp.
 
-BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process, *viber::testing::posix_only("strace")) {
+BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process,
+                     *viber::testing::posix_only("strace")) {
     const Trace got =
         trace_process({hook_binary("verdict-nudge")}, stop("general-purpose", "no verdict here"));
     BOOST_TEST(got.read_stdin);
@@ -186,7 +187,8 @@ BOOST_AUTO_TEST_CASE(a_non_viber_stop_opens_no_file_and_starts_no_process, *vibe
     BOOST_TEST(got.execs.size() == 1u, joined(got.execs));
 }
 
-BOOST_AUTO_TEST_CASE(an_excluded_viber_agent_opens_no_file_and_starts_no_process, *viber::testing::posix_only("strace")) {
+BOOST_AUTO_TEST_CASE(an_excluded_viber_agent_opens_no_file_and_starts_no_process,
+                     *viber::testing::posix_only("strace")) {
     const Trace got =
         trace_process({hook_binary("verdict-nudge")}, stop("viber:scout", "map written: x"));
     BOOST_TEST(got.read_stdin);
