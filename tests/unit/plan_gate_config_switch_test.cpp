@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(background_child_holding_stdout_is_ended_when_the_script_ex
     BOOST_TEST(switch_is_on(*output));
     const std::string bgpid = read_file(dir / "bgpid");
     BOOST_REQUIRE(!bgpid.empty());
-    BOOST_TEST(!viber::testing::process_running(std::stol(bgpid)));
+    BOOST_TEST(viber::testing::process_ended(std::stol(bgpid)));
 }
 
 BOOST_AUTO_TEST_CASE(the_time_left_never_passes_five_seconds_or_the_hook_deadline) {

@@ -42,9 +42,8 @@ long read_pid(const std::string& path) {
     return pid;
 }
 
-// kill -0: true while a process with this pid exists (a zombie included: nobody reaped it).
 bool exists(long pid) {
-    return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
+    return !viber::testing::process_ended(pid);
 }
 
 // A shell line that waits until `file` holds a pid, so the script answers only once its
