@@ -1,16 +1,13 @@
 // log.cpp: the troubleshooting log: one JSON line per call, appended without blocking.
 #include "common/log.hpp"
 
+#include "common/os.hpp"
 #include "common/output.hpp"
 #include "common/utf8.hpp"
 
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
-#include <cerrno>
 #include <cstdio>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace viber {
 
@@ -49,21 +46,7 @@ std::string log_line(const LogEntry& entry) {
 }
 
 void append_log(const char* path, std::string_view line) {
-    // Checked before the open (an existing FIFO or device is never opened at all) and again on
-    // the descriptor (a FIFO swapped in between is closed unwritten).
-    struct stat before {};
-    if (::stat(path, &before) == 0 && !S_ISREG(before.st_mode)) return;
-    const int fd =
-        ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
-    if (fd < 0) return;
-    struct stat opened {};
-    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
-        ssize_t put;
-        do {
-            put = ::write(fd, line.data(), line.size());
-        } while (put < 0 && errno == EINTR);
-    }
-    ::close(fd);
+    os::append_to_regular_file(path, line);
 }
 
 } // namespace viber

@@ -81,6 +81,11 @@ bool is_directory_or_file_entry(const std::string& path);
 // Modification time of a regular file, in whole seconds since the epoch.
 std::optional<std::time_t> mtime_seconds(const std::string& path);
 
+// Appends `bytes` to `path` in one write when it is a regular file or absent (then created): a
+// FIFO or device is never opened, and one swapped in before the open is closed unwritten. The
+// open never blocks. Errors are ignored: this is for the troubleshooting log.
+void append_to_regular_file(const char* path, std::string_view bytes);
+
 // A file opened for reading only when it is a regular file: the open never blocks (a FIFO or a
 // device swapped in is refused after opening without waiting for a writer), and the type is
 // checked on the opened object, not on the name. Move-only; closes itself.

@@ -123,6 +123,24 @@ bool is_directory_or_file_entry(const std::string& path) {
     return ::lstat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
 }
 
+void append_to_regular_file(const char* path, std::string_view bytes) {
+    // Checked before the open (an existing FIFO or device is never opened at all) and again on
+    // the descriptor (a FIFO swapped in between is closed unwritten).
+    struct stat before {};
+    if (::stat(path, &before) == 0 && !S_ISREG(before.st_mode)) return;
+    const int fd =
+        ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    struct stat opened {};
+    if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
+        ssize_t put;
+        do {
+            put = ::write(fd, bytes.data(), bytes.size());
+        } while (put < 0 && errno == EINTR);
+    }
+    ::close(fd);
+}
+
 std::optional<std::time_t> mtime_seconds(const std::string& path) {
     struct stat st {};
     if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;

@@ -187,6 +187,23 @@ bool is_directory_or_file_entry(const std::string& path) {
     return attributes != INVALID_FILE_ATTRIBUTES;
 }
 
+void append_to_regular_file(const char* path, std::string_view bytes) {
+    // A named pipe or device is never opened; FILE_APPEND_DATA alone makes every write land at
+    // the end, as O_APPEND does, so two hooks writing at once never overwrite each other.
+    const std::string name = path;
+    const FileKind kind = file_kind(name);
+    if (kind != FileKind::regular && kind != FileKind::missing) return;
+    const HANDLE h = ::CreateFileW(widen_path(name).c_str(), FILE_APPEND_DATA,
+                                   FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                   OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return;
+    if (is_regular(h, nullptr)) {
+        DWORD put = 0;
+        ::WriteFile(h, bytes.data(), static_cast<DWORD>(bytes.size()), &put, nullptr);
+    }
+    ::CloseHandle(h);
+}
+
 std::optional<std::time_t> mtime_seconds(const std::string& path) {
     const HANDLE h = open_path(path, FILE_READ_ATTRIBUTES);
     if (h == INVALID_HANDLE_VALUE) return std::nullopt;

@@ -12,6 +12,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cerrno>
 #include <fstream>
+#include <iostream>
 #include <signal.h>
 #include <string>
 #include <unistd.h>
@@ -54,9 +55,25 @@ std::string wait_for(const std::string& file) {
 
 const std::string switch_on = "echo 'planning.plain-plan-review: true'\n";
 
+// The setsid grandchild is found only by a hook that is its subreaper. Under qemu-user the
+// emulated hook is none (its orphans go to PID 1, seen on qemu 7.2), so the case is skipped there,
+// saying so; a real arm64 kernel behaves as x86-64 does.
+boost::test_tools::assertion_result hook_can_be_subreaper(boost::unit_test::test_unit_id id) {
+    if (viber::testing::test_emulator().empty()) return true;
+    const std::string why =
+        "SKIPPED " + boost::unit_test::framework::get(id, boost::unit_test::TUT_ANY).p_name.get() +
+        ": under " + viber::testing::test_emulator().front() +
+        " the emulated hook cannot adopt a setsid grandchild as its subreaper";
+    std::cerr << why << std::endl;
+    boost::test_tools::assertion_result skip(false);
+    skip.message() << why;
+    return skip;
+}
+
 } // namespace
 
-BOOST_AUTO_TEST_CASE(background_job_and_setsid_grandchild_are_gone_when_the_gate_returns) {
+BOOST_AUTO_TEST_CASE(background_job_and_setsid_grandchild_are_gone_when_the_gate_returns,
+                     *boost::unit_test::precondition(hook_can_be_subreaper)) {
     const ScratchDir names;
     const std::string job = names / "job.pid";
     const std::string detached = names / "detached.pid";
