@@ -75,7 +75,7 @@ void trace_payload(Trace& trace, const std::optional<std::string>& stdin_bytes,
 }
 
 int explain(const HookInfo& info) {
-    const std::optional<std::string> stdin_bytes = read_bounded(STDIN_FILENO);
+    const std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
     Trace trace = Trace::explaining();
     Decision decision;
     std::optional<std::string> failure;

@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE log
 #include "common/log.hpp"
 #include "common/utf8.hpp"
+#include "support/platform.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/parse.hpp>
@@ -66,7 +67,8 @@ BOOST_AUTO_TEST_CASE(append_creates_then_appends_to_a_regular_file) {
     BOOST_TEST(read_file(path) == "one\ntwo\n");
 }
 
-BOOST_AUTO_TEST_CASE(append_leaves_a_fifo_a_directory_and_a_missing_directory_alone) {
+BOOST_AUTO_TEST_CASE(append_leaves_a_fifo_a_directory_and_a_missing_directory_alone,
+                     *viber::testing::posix_only("a FIFO")) {
     viber::testing::ScratchDir dir;
     const std::string fifo = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);

@@ -3,6 +3,7 @@
 // never changes a decision; unset or empty, nothing is logged and the common path opens no file.
 #define BOOST_TEST_MODULE integration_log
 #include "support/payloads.hpp"
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 #include "support/strace.hpp"
@@ -97,7 +98,7 @@ BOOST_AUTO_TEST_CASE(the_reason_is_its_first_200_characters) {
     BOOST_TEST(json::parse(lines[0]).at("reason").as_string() == reason.substr(0, 200));
 }
 
-BOOST_AUTO_TEST_CASE(the_log_never_changes_a_decision) {
+BOOST_AUTO_TEST_CASE(the_log_never_changes_a_decision, *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     BOOST_REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
     const std::string plain = run("shell-guard", refused, std::nullopt).out;
@@ -111,7 +112,8 @@ BOOST_AUTO_TEST_CASE(the_log_never_changes_a_decision) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(a_fifo_log_is_ignored_without_blocking) {
+BOOST_AUTO_TEST_CASE(a_fifo_log_is_ignored_without_blocking,
+                     *viber::testing::posix_only("a FIFO")) {
     ScratchDir dir;
     const std::string fifo = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
