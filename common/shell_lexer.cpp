@@ -1,6 +1,7 @@
 // shell_lexer.cpp: the command model both guards share (docs/command-model.md), read in one pass.
 #include "common/shell_lexer.hpp"
 
+#include "common/ascii.hpp"
 #include "common/trace.hpp"
 
 #include <algorithm>
@@ -16,18 +17,14 @@ namespace {
 bool is_blank(char c) {
     return c == ' ' || c == '\t';
 }
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
+using ascii::is_digit;
 bool is_name_start(char c) {
     return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 bool is_name_char(char c) {
     return is_name_start(c) || is_digit(c);
 }
-char lower(char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
+constexpr auto lower = ascii::to_lower;
 
 // Characters that end an unquoted word.
 constexpr bool is_metachar(char c) {

@@ -13,6 +13,7 @@
 // is refused too: what it hides cannot be checked, and no agent needs 33 levels.
 #include "kill-guard/kill_guard.hpp"
 
+#include "common/ascii.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/shell_lexer.hpp"
@@ -87,9 +88,7 @@ constexpr std::string_view correction =
     "Stop only the PIDs you started yourself, one at a time, with `kill <PID>`, and confirm each "
     "is gone with `kill -0 <PID>` (it fails once the process has exited).";
 
-char lower(char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
+constexpr auto lower = ascii::to_lower;
 
 bool equals_folded(std::string_view a, std::string_view lower_b) {
     return a.size() == lower_b.size() && std::equal(a.begin(), a.end(), lower_b.begin(),

@@ -8,6 +8,7 @@
 // member and for every task is a PASS no older than the plan file.
 #include "plan-gate/review_set.hpp"
 
+#include "common/ascii.hpp"
 #include "common/paths.hpp"
 #include "plan-gate/reasons.hpp"
 
@@ -31,12 +32,8 @@ constexpr std::size_t task_slice = 8;
 // A verdict no older than the plan: a write later than this voids every PASS.
 using viber::paths::mtime_slack_seconds;
 
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
+using ascii::is_digit;
+using ascii::is_space;
 
 // Each physical line of `text` (split at '\n'), the '\n' removed.
 template <class Visit> void for_each_line(std::string_view text, Visit visit) {

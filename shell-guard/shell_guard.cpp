@@ -36,6 +36,7 @@
 //      when it is not part of the task.
 #include "shell-guard/shell_guard.hpp"
 
+#include "common/ascii.hpp"
 #include "common/git.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
@@ -106,17 +107,9 @@ constexpr std::array<Correction, 5> corrections{{
 // ---------------------------------------------------------------------------------------------
 // Small word helpers.
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-bool is_alpha(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-char lower(char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
+using ascii::is_alpha;
+using ascii::is_digit;
+constexpr auto lower = ascii::to_lower;
 
 template <std::size_t N>
 bool one_of(std::string_view word, const std::array<std::string_view, N>& table) {
