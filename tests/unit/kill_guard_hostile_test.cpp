@@ -2,6 +2,7 @@
 // Each asserts the decision only; their cost is measured in bench/, never timed here.
 #define BOOST_TEST_MODULE kill_guard_hostile
 #include "kill-guard/kill_guard.hpp"
+#include "support/text.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -11,12 +12,7 @@ using viber::kill_guard::refusal_reason;
 
 namespace {
 
-std::string repeat(std::string_view piece, std::size_t times) {
-    std::string out;
-    out.reserve(piece.size() * times);
-    for (std::size_t i = 0; i < times; ++i) out += piece;
-    return out;
-}
+using viber::testing::repeat;
 
 bool refuses_pkill(const std::string& command) {
     const auto found = find_stop_by_name(command);

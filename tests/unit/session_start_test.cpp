@@ -6,6 +6,7 @@
 #include "support/environment.hpp"
 #include "support/hook_decision.hpp"
 #include "support/scratch.hpp"
+#include "support/text.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
@@ -30,12 +31,7 @@ std::string schema(std::string_view yml) {
     return hook::schema_of(yml).digits;
 }
 
-std::string repeat(std::string_view unit, std::size_t times) {
-    std::string text;
-    text.reserve(unit.size() * times);
-    for (std::size_t i = 0; i < times; ++i) text += unit;
-    return text;
-}
+using viber::testing::repeat;
 
 std::string answer_text(const Inputs& inputs) {
     return boost::json::serialize(hook::decide(inputs));

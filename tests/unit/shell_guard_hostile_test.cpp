@@ -2,6 +2,7 @@
 // Each asserts the decision only; their cost is measured in bench/, never timed here.
 #define BOOST_TEST_MODULE shell_guard_hostile
 #include "shell-guard/shell_guard.hpp"
+#include "support/text.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -10,12 +11,7 @@ using namespace viber::shell_guard;
 
 namespace {
 
-std::string repeat(std::string_view piece, std::size_t times) {
-    std::string out;
-    out.reserve(piece.size() * times);
-    for (std::size_t i = 0; i < times; ++i) out += piece;
-    return out;
-}
+using viber::testing::repeat;
 
 std::string broken(const std::string& command) {
     return broken_rules(command, rules_binding("viber:task-coder")).to_string();

@@ -2,6 +2,7 @@
 // the deep part is skipped and reading goes on after it; nothing else is capped.
 #define BOOST_TEST_MODULE shell_lexer_limits
 #include "common/shell_lexer.hpp"
+#include "support/text.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -12,12 +13,7 @@ using viber::shell::Options;
 
 namespace {
 
-std::string repeat(std::string_view piece, std::size_t times) {
-    std::string out;
-    out.reserve(piece.size() * times);
-    for (std::size_t i = 0; i < times; ++i) out += piece;
-    return out;
-}
+using viber::testing::repeat;
 
 // `$(` nested `levels` deep around `pkill x`, closed.
 std::string nested_substitutions(std::size_t levels) {
