@@ -2,8 +2,8 @@
 // process on generated inputs and reports median and p90 wall time as ratios to baselines measured
 // in the same run.
 //
-// Contract: argv [--quick] [--out FILE] [--work DIR] [--bin-dir DIR] [--floor EXE] [--content-dir
-// DIR]
+// Contract: argv [--quick] [--only TEXT] [--keep] [--out FILE] [--work DIR] [--bin-dir DIR]
+// [--floor EXE] [--content-dir DIR]
 // [--help]; reads the six hook binaries and content/*.md; writes a scratch plugin tree, project and
 // inputs (transcripts up to 100 MB) under a fresh directory in --work, removed at the end; prints
 // the table to stdout and writes it to --out; exits 0 when every case gave its expected decision,
@@ -53,7 +53,8 @@ using namespace viber::bench;
 
 struct Options {
     bool quick = false;
-    std::string only; // run only the cases whose name holds this text
+    std::string only;  // run only the cases whose name holds this text
+    bool keep = false; // leave the scratch directory (inputs, plugin tree) for profiling
     std::string out = std::string(VIBER_BENCH_BIN_DIR) + "/../bench-results.md";
     std::string work = "/tmp";
     std::string bin_dir = VIBER_BENCH_BIN_DIR;
@@ -611,7 +612,9 @@ int main(int argc, char** argv) {
         "bin-dir", po::value(&options.bin_dir),
         "the six hook binaries")("floor", po::value(&options.floor), "the floor binary")(
         "content-dir", po::value(&options.content_dir), "manifest.md and plan-hints.md")(
-        "only", po::value(&options.only), "run only the cases whose name holds this text");
+        "only", po::value(&options.only), "run only the cases whose name holds this text")(
+        "keep", po::bool_switch(&options.keep),
+        "leave the scratch directory and print its path (for profiling)");
     try {
         po::variables_map vm;
         po::store(po::command_line_parser(argc, argv).options(described).run(), vm);
@@ -640,11 +643,16 @@ int main(int argc, char** argv) {
     // Generated inputs (up to 100 MB of transcript) never outlive the run.
     struct Cleanup {
         std::string path;
+        bool keep;
         ~Cleanup() {
+            if (keep) {
+                std::cout << "scratch directory kept: " << path << "\n";
+                return;
+            }
             boost::system::error_code ec;
             fs::remove_all(path, ec);
         }
-    } cleanup{world.work};
+    } cleanup{world.work, options.keep};
 
     if (const auto problem = lay_out(world, options)) {
         std::cerr << "viber-bench: " << *problem << "\n";
