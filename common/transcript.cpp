@@ -560,6 +560,16 @@ public:
     bool may_close(std::string_view raw, std::vector<std::size_t>& named) const {
         named.clear();
         if (closable_.empty()) return false;
+        names(raw, named);
+        if (id_less_members_ > 0 ||
+            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
+            return true;
+        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
+    }
+
+    // The kept dispatches a raw line names by a `toolu_` token, sorted, into `named`.
+    void names(std::string_view raw, std::vector<std::size_t>& named) const {
+        named.clear();
         for_each_toolu_token(raw, [&](std::string_view token) {
             const auto it = by_id_.find(token);
             if (it == by_id_.end()) return;
@@ -571,10 +581,15 @@ public:
         });
         std::sort(named.begin(), named.end());
         named.erase(std::unique(named.begin(), named.end()), named.end());
-        if (id_less_members_ > 0 ||
-            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
-            return true;
-        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
+    }
+
+    // The kept dispatch of a single reviewer that is still open (no verdict line closed it and no
+    // later dispatch of its agent replaced it), as an index into the kept dispatches.
+    std::optional<std::size_t> open_dispatch(const PairedAgent& agent) const {
+        const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
+        const std::size_t open = latest_[slot];
+        if (open == none || !(closable_[open] || waiting_[slot])) return std::nullopt;
+        return open;
     }
 
     // A verdict line naming `named`: closes what it closes; false when it closes nothing, so the
@@ -634,11 +649,17 @@ private:
 // ---------------------------------------------------------------------------------------------
 // The scanner
 
+constexpr std::uint32_t pairing_needles =
+    needle_bit(detail::needle_subagent_type) | needle_bit(detail::needle_verdict);
+
 class Scanner {
 public:
-    Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
+    Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size,
+            std::size_t window_entries)
         : request_(request), kernel_(resolve(kernel)), needle_set_(needle_set(request)),
-          buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
+          buffer_size_(buffer_size < 64 ? 64 : buffer_size),
+          window_capacity_(window_entries < 2 ? 2 : window_entries),
+          pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
         buffer_.assign(buffer_size_ + buffer_padding, '\0');
@@ -667,7 +688,9 @@ public:
             if (failed_) return failed();
             if (at_end) {
                 if (buffer_offset_ + filled > line_start_) end_line(filled);
+                if (!failed_ && !request_.settle_later) pair_window(window_.size());
                 if (failed_) return failed();
+                std::vector<char>().swap(buffer_); // only the window's places outlive the scan
                 scan_.readable = true;
                 return std::move(scan_);
             }
@@ -694,6 +717,32 @@ public:
     void newline(std::size_t at) { end_line(at); }
     void hit(std::size_t, unsigned needle) { hits_ |= 1u << needle; }
 
+    // True when pairing candidates still wait in the window (a settle_later scan).
+    bool pending() const { return !window_.empty(); }
+
+    // settle_pairing() for the scan this scanner returned.
+    bool settle(Scan& scan, std::span<const PairedAgent> agents) {
+        scan_ = std::move(scan);
+        bool settled = false;
+        try {
+            const bool any_member = std::any_of(agents.begin(), agents.end(), [](const auto& a) {
+                return a.rule == PairRule::review_set;
+            });
+            // The review set pairs verdicts with the earliest open dispatch they name: it reads
+            // every line in order. A single reviewer's latest pair is found from the end.
+            if (any_member) {
+                settled = pair_window(window_.size());
+            } else {
+                settled = settle_single_reviewers(agents);
+            }
+        } catch (...) {
+            settled = false;
+        }
+        window_.clear();
+        scan = std::move(scan_);
+        return settled;
+    }
+
 private:
     Scan failed() {
         Scan none;
@@ -713,11 +762,10 @@ private:
             mask |= 1u << detail::needle_command_message;
         if (request_.plan_writes) {
             mask |= 1u << detail::needle_file_path;
-            if (scan_.last_plan_write && !request_.paired_agents.empty()) {
-                mask |= 1u << detail::needle_subagent_type;
-                // Verdict lines matter only once a kept dispatch could be closed by one.
-                if (!scan_.dispatches.empty()) mask |= 1u << detail::needle_verdict;
-            }
+            // Verdict lines matter only once a kept dispatch could be closed by one: whether one
+            // is kept is known only when the window is paired (worth_parsing checks it there).
+            if (scan_.last_plan_write && !request_.paired_agents.empty())
+                mask |= pairing_needles;
         }
         return mask;
     }
@@ -726,16 +774,25 @@ private:
     // without `plans` (every Read, Write and Edit carries one), a dispatch naming no paired agent,
     // a verdict line that can close no kept dispatch.
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
+        return worth_pairing(worth_parsing_signals(relevant, held), held);
+    }
+
+    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held) const {
         constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
-        constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
-        constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
         if ((relevant & file_path) && held.find("plans") == std::string_view::npos)
             relevant &= ~file_path;
+        return relevant;
+    }
+
+    std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held) {
+        constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
+        constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
         if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
         if (relevant & verdict) {
             // The parse decides whether the line is a dispatch; only a line that is none can be a
             // verdict line, so this check is for lines with no dispatch left to parse for.
-            if (held.find(R"("status":"async_launched")") != std::string_view::npos ||
+            if (scan_.dispatches.empty() ||
+                held.find(R"("status":"async_launched")") != std::string_view::npos ||
                 (!(relevant & subagent) && !pairing_.may_close(held, named_)))
                 relevant &= ~verdict;
         }
@@ -749,12 +806,22 @@ private:
         const std::uint64_t end = buffer_offset_ + at;
         const auto length = static_cast<std::size_t>(end - line_start_);
         std::uint32_t relevant = hits_ & wanted();
-        if (relevant != 0 && !line_dropped_) {
-            relevant = worth_parsing(
-                relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
-        }
         // A line past the cap is never read back: memory stays bounded whatever the file holds.
         if (length > longest_parsed_line) relevant = 0;
+        const std::string_view held =
+            line_dropped_ ? std::string_view()
+                          : std::string_view(data_ + (line_start_ - buffer_offset_), length);
+        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held);
+        if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
+            // Only pairing can want this line: its place is kept, its bytes are not parsed now.
+            defer(line, line_start_, length, relevant);
+            relevant = 0;
+        } else if ((relevant & pairing_needles) != 0) {
+            // A line parsed now that pairing also reads: the lines before it are paired first.
+            pair_window(window_.size());
+            if (failed_) return;
+        }
+        if (relevant != 0 && !line_dropped_) relevant = worth_pairing(relevant, held);
         if (relevant != 0) {
             try {
                 char* bytes = nullptr;
@@ -787,19 +854,274 @@ private:
         line_start_ = end + 1;
     }
 
-    void apply(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
-        // A small arena for the parse; the monotonic resource also makes destruction trivial,
-        // so a deeply nested value is never torn down recursively.
-        json::monotonic_resource arena(arena_.data(), arena_.size());
+    // ---- The pairing window
+    //
+    // After the last plan write, a line that only pairing can want (a dispatch or verdict
+    // candidate, no other needle in the current state) is not parsed as it passes: its number,
+    // place and needles are kept. They are paired in line order, with exactly the checks and the
+    // parse the line would have had then, when a line parsed for another reason also reads
+    // pairing, when the window is full (its oldest half), at the end of a scan that does not
+    // settle later, or when the caller settles a review-set member. A single reviewer settles
+    // from the end (settle_single_reviewers). A plan write empties the window with the lists.
+
+    struct Deferred {
+        std::size_t line = 0;
+        std::uint64_t offset = 0; // of the line's first byte
+        std::uint32_t length = 0; // without the newline; at most longest_parsed_line
+        std::uint32_t needles = 0;
+    };
+    static_assert(longest_parsed_line <= UINT32_MAX);
+
+    void defer(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles) {
+        if (window_.size() >= window_capacity_) {
+            if (!pair_window(window_capacity_ / 2)) return;
+        }
+        window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
+    }
+
+    // The bytes of a window line again, the trailing CR dropped and lone surrogates rewritten as
+    // on the first read; nullopt when they cannot be read (failed_ is then set by the caller).
+    std::optional<std::string_view> read_back(const Deferred& entry) {
+        if (!source_->read_at(read_back_, entry.offset, entry.length)) return std::nullopt;
+        return std::string_view(read_back_);
+    }
+
+    static std::string_view parse_ready(std::string& bytes) {
+        std::size_t size = bytes.size();
+        if (size > 0 && bytes[size - 1] == '\r') --size;
+        replace_lone_surrogates(bytes.data(), size);
+        return std::string_view(bytes.data(), size);
+    }
+
+    // Pairs the oldest `count` window lines in order and drops them from the window; false (and
+    // failed_) when one cannot be read again or memory runs out.
+    bool pair_window(std::size_t count) {
+        if (failed_) return false;
+        count = std::min(count, window_.size());
+        try {
+            for (std::size_t i = 0; i < count; ++i) {
+                const Deferred& entry = window_[i];
+                std::uint32_t relevant = entry.needles;
+                if (!read_back(entry)) {
+                    failed_ = true;
+                    return false;
+                }
+                relevant = worth_pairing(relevant, read_back_);
+                if (relevant != 0) pair_line(entry.line, parse_ready(read_back_), relevant);
+            }
+            window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(count));
+            if (read_back_.capacity() > buffer_size_) std::string().swap(read_back_);
+        } catch (...) {
+            failed_ = true;
+            return false;
+        }
+        return true;
+    }
+
+    // Parses one line into the scanner's arena; nullptr when it is not a live JSON object.
+    const json::object* parse_record(std::string_view bytes, json::monotonic_resource& arena,
+                                     json::value& parsed) {
         json::parse_options options;
         options.max_depth = 10000;
         options.allow_invalid_utf8 = true;
         boost::system::error_code ec;
-        json::value parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
-        if (ec || !parsed.is_object()) return; // not JSON: not an event
+        parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
+        if (ec || !parsed.is_object()) return nullptr; // not JSON: not an event
         const json::object& record = parsed.get_object();
+        // Replays whole messages; never a live event.
+        if (string_field(record, "type") == "api-request-blob") return nullptr;
+        return &record;
+    }
+
+    // What a window line is to pairing, parsed as apply() would parse it: its dispatches (the
+    // line is then no verdict line), else its verdict.
+    void pair_line(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
+        json::monotonic_resource arena(arena_.data(), arena_.size());
+        json::value parsed;
+        const json::object* record = parse_record(bytes, arena, parsed);
+        if (record == nullptr) return;
+        bool dispatch_here = false;
+        for_each_dispatch(*record, [&](const json::object& use, const json::object& input,
+                                       std::string_view type) {
+            dispatch_here = true;
+            dispatched(line, use, input, type);
+        });
+        if ((relevant & (1u << detail::needle_verdict)) && !dispatch_here)
+            verdict_line(line, bytes, parsed);
+    }
+
+    // Calls visit(use, input, subagent_type) for each dispatch on the line (any agent's) in order.
+    template <class Visit> static void for_each_dispatch(const json::object& record, Visit visit) {
+        const json::object* message = object_field(record, "message");
+        if (message == nullptr) return;
+        const auto* content = message->if_contains("content");
+        if (content == nullptr || !content->is_array()) return;
+        for (const auto& element : content->get_array()) {
+            if (!element.is_object()) continue;
+            const json::object& use = element.get_object();
+            if (string_field(use, "type") != "tool_use") continue;
+            if (const auto type = dispatch_type(use)) visit(use, *object_field(use, "input"), *type);
+        }
+    }
+
+    // The subagent_type of a tool_use named Agent or Task, when it has one.
+    static std::optional<std::string_view> dispatch_type(const json::object& use) {
+        const auto name = string_field(use, "name");
+        if (!name || (*name != "Agent" && *name != "Task")) return std::nullopt;
+        const json::object* input = object_field(use, "input");
+        return input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
+    }
+
+    // A single reviewer's pairing decides on three lines at most: its last dispatch, its latest
+    // pair (the last dispatch a verdict line closed, and that line), so the window is walked back
+    // from the end, parsing only until the latest pair is known. A dispatch replaces the open
+    // one, so the latest pair is the last dispatch that was closed: by the first verdict line
+    // after it, before its agent's next dispatch, that names its id (any such line when it has
+    // none). With no pair in the window, the open dispatch of the lines paired before the window
+    // may be closed by a verdict line before the window's first dispatch; else the pair paired
+    // before stands. The lines found are appended to the lists in line order, so pairing them
+    // in order gives what pairing every line gives.
+    bool settle_single_reviewers(std::span<const PairedAgent> agents) {
+        std::vector<Settled> found;
+        for (const PairedAgent& wanted : agents) {
+            const PairedAgent* agent = pairing_.agent(wanted.name);
+            if (agent == nullptr || agent->rule != PairRule::single_reviewer) continue;
+            if (!walk_back(*agent, found)) return false;
+        }
+        std::sort(found.begin(), found.end(), [](const Settled& a, const Settled& b) {
+            return a.entry != b.entry ? a.entry < b.entry : a.verdict.has_value() < b.verdict.has_value();
+        });
+        found.erase(std::unique(found.begin(), found.end(),
+                                [](const Settled& a, const Settled& b) {
+                                    return a.entry == b.entry &&
+                                           a.verdict.has_value() == b.verdict.has_value() &&
+                                           a.dispatch.agent == b.dispatch.agent;
+                                }),
+                    found.end());
+        for (Settled& item : found) {
+            if (!item.verdict) {
+                const PairedAgent* agent = pairing_.agent(item.dispatch.agent);
+                pairing_.dispatched(*agent, scan_.dispatches.size(), item.dispatch.id);
+                scan_.dispatches.push_back(std::move(item.dispatch));
+                continue;
+            }
+            if (!read_back(window_[item.entry])) return false;
+            pairing_.names(read_back_, item.verdict->named_dispatches);
+            scan_.verdicts.push_back(std::move(*item.verdict));
+        }
+        return true;
+    }
+
+    // A window line the settled lists gain: a dispatch, or (verdict set) a verdict line.
+    struct Settled {
+        std::size_t entry = 0; // into window_
+        Dispatch dispatch;
+        std::optional<VerdictLine> verdict;
+    };
+
+    // What one window line is to a single reviewer `agent`.
+    struct LineRole {
+        bool dispatch_line = false;          // a dispatch of any agent: never a verdict line
+        std::optional<Dispatch> dispatch;    // the last dispatch of `agent` on it
+        std::optional<VerdictLine> verdict;  // when it is a verdict line
+    };
+
+    bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role) {
+        role = LineRole{};
+        const Deferred& deferred = window_[entry];
+        if (!read_back(deferred)) return false;
+        const std::string_view bytes = parse_ready(read_back_);
+        json::monotonic_resource arena(arena_.data(), arena_.size());
+        json::value parsed;
+        const json::object* record = parse_record(bytes, arena, parsed);
+        if (record == nullptr) return true;
+        for_each_dispatch(*record, [&](const json::object& use, const json::object&,
+                                       std::string_view type) {
+            role.dispatch_line = true;
+            if (agent_of(type) != agent.name) return;
+            Dispatch dispatch;
+            dispatch.line = deferred.line;
+            dispatch.agent = std::string(agent.name);
+            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+                dispatch.id = std::string(*id);
+            role.dispatch = std::move(dispatch);
+        });
+        if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
+            return true;
+        if (const auto value = verdict_value(bytes, parsed)) {
+            VerdictLine verdict;
+            verdict.line = deferred.line;
+            verdict.value = *value;
+            if (const auto stamp = string_field(*record, "timestamp"))
+                verdict.timestamp = parse_timestamp(*stamp);
+            role.verdict = std::move(verdict);
+        }
+        return true;
+    }
+
+    // True when the verdict line at window entry `entry` closes an open dispatch with `id`: any
+    // verdict line closes one without.
+    bool closes(const std::string& id, std::size_t entry, bool& readable) {
+        if (id.empty()) return true;
+        if (!read_back(window_[entry])) {
+            readable = false;
+            return false;
+        }
+        bool named = false;
+        for_each_toolu_token(read_back_, [&](std::string_view token) { named |= token == id; });
+        return named;
+    }
+
+    bool walk_back(const PairedAgent& agent, std::vector<Settled>& found) {
+        std::optional<std::size_t> last; // the agent's last dispatch in the window
+        // The verdict lines after the current line and before the agent's next dispatch, the
+        // latest first.
+        std::vector<Settled> after;
+        bool readable = true;
+        // The first of `after` that closes a dispatch with `id`.
+        const auto closer = [&](const std::string& id) -> Settled* {
+            for (auto it = after.rbegin(); it != after.rend(); ++it) {
+                if (closes(id, it->entry, readable)) return &*it;
+                if (!readable) return nullptr;
+            }
+            return nullptr;
+        };
+        LineRole role;
+        for (std::size_t entry = window_.size(); entry-- > 0;) {
+            if (!role_of(entry, agent, role)) return false;
+            if (role.verdict) {
+                after.push_back({entry, Dispatch{}, std::move(role.verdict)});
+                continue;
+            }
+            if (!role.dispatch) continue;
+            Settled* verdict = closer(role.dispatch->id);
+            if (!readable) return false;
+            if (!last || verdict != nullptr) found.push_back({entry, *role.dispatch, std::nullopt});
+            if (!last) last = entry;
+            if (verdict != nullptr) {
+                found.push_back(std::move(*verdict));
+                return true;
+            }
+            after.clear();
+        }
+        // No pair in the window: the dispatch left open before it may close here.
+        if (const auto open = pairing_.open_dispatch(agent)) {
+            if (Settled* verdict = closer(scan_.dispatches[*open].id))
+                found.push_back(std::move(*verdict));
+            if (!readable) return false;
+        }
+        return true;
+    }
+
+    void apply(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
+        // A small arena for the parse; the monotonic resource also makes destruction trivial,
+        // so a deeply nested value is never torn down recursively.
+        json::monotonic_resource arena(arena_.data(), arena_.size());
+        json::value parsed;
+        const json::object* parsed_record = parse_record(bytes, arena, parsed);
+        if (parsed_record == nullptr) return;
+        const json::object& record = *parsed_record;
         const auto type = string_field(record, "type");
-        if (type == "api-request-blob") return; // replays whole messages; never a live event
 
         if (type == "permission-mode" && string_field(record, "permissionMode") != "plan") {
             scan_.episode_start = line;
@@ -868,38 +1190,49 @@ private:
                 scan_.last_plan_write = PlanWrite{line, std::string(*path)};
                 scan_.dispatches.clear();
                 scan_.verdicts.clear();
+                window_.clear();
                 pairing_.restart();
                 plan_write_here = true;
             }
-        } else if (request_.plan_writes && (*name == "Agent" || *name == "Task")) {
-            const auto type =
-                input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
-            if (!type || !scan_.last_plan_write) return;
-            // Any dispatch makes its line a dispatch, never a verdict line; only paired agents' are
-            // kept.
-            dispatch_here = true;
-            const PairedAgent* agent = pairing_.agent(*type);
-            if (agent == nullptr) return;
-            Dispatch dispatch;
-            dispatch.line = line;
-            dispatch.agent = std::string(agent->name);
-            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
-                dispatch.id = std::string(*id);
-            if (agent->prompt_line != nullptr) {
-                if (const auto prompt = string_field(*input, "prompt")) {
-                    if (const auto wanted = agent->prompt_line(*prompt))
-                        dispatch.prompt_line = std::string(*wanted);
-                }
+        } else if (request_.plan_writes && scan_.last_plan_write) {
+            // Any dispatch makes its line a dispatch, never a verdict line.
+            if (const auto type = dispatch_type(use)) {
+                dispatch_here = true;
+                dispatched(line, use, *input, *type);
             }
-            pairing_.dispatched(*agent, scan_.dispatches.size(), dispatch.id);
-            scan_.dispatches.push_back(std::move(dispatch));
         }
     }
 
+    // A dispatch after the last plan write: kept when its agent is one the caller pairs.
+    void dispatched(std::size_t line, const json::object& use, const json::object& input,
+                    std::string_view type) {
+        const PairedAgent* agent = pairing_.agent(type);
+        if (agent == nullptr) return;
+        Dispatch dispatch;
+        dispatch.line = line;
+        dispatch.agent = std::string(agent->name);
+        if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+            dispatch.id = std::string(*id);
+        if (agent->prompt_line != nullptr) {
+            if (const auto prompt = string_field(input, "prompt")) {
+                if (const auto wanted = agent->prompt_line(*prompt))
+                    dispatch.prompt_line = std::string(*wanted);
+            }
+        }
+        pairing_.dispatched(*agent, scan_.dispatches.size(), dispatch.id);
+        scan_.dispatches.push_back(std::move(dispatch));
+    }
+
+    // The verdict of a line that is no dispatch: none on an async launch, which echoes the prompt
+    // (and the prompt may well quote the verdict format).
+    static std::optional<Verdict> verdict_value(std::string_view bytes, const json::value& parsed) {
+        if (bytes.find(R"("status":"async_launched")") != std::string_view::npos)
+            return std::nullopt;
+        return first_verdict(parsed);
+    }
+
     void verdict_line(std::size_t line, std::string_view bytes, const json::value& parsed) {
-        // An async launch echoes the prompt, which may well quote the verdict format.
-        if (bytes.find(R"("status":"async_launched")") != std::string_view::npos) return;
-        const auto value = first_verdict(parsed);
+        const auto value = verdict_value(bytes, parsed);
         if (!value) return;
         pairing_.may_close(bytes, named_);
         if (!pairing_.verdict(named_)) return;
@@ -927,6 +1260,9 @@ private:
     bool pending_entry_ = false;      // the last signal still waits for its EnterPlanMode
     bool failed_ = false;
     std::string long_line_;
+    std::string read_back_; // a window line read again
+    const std::size_t window_capacity_;
+    std::vector<Deferred> window_;
     Pairing pairing_;
     std::vector<std::size_t> named_; // reused: the kept dispatches a verdict line names
     Scan scan_;
@@ -935,11 +1271,14 @@ private:
 // 64 KiB: every page of the buffer is a fault on a short call, and larger reads gain little.
 constexpr std::size_t default_buffer_size = 64 * 1024;
 
-Scan scan_source(Source& source, const Request& request, std::size_t buffer_size,
-                 detail::Kernel kernel) {
+Scan scan_source(std::unique_ptr<Source> source, const Request& request, std::size_t buffer_size,
+                 detail::Kernel kernel, std::size_t window_entries) {
     try {
-        auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size);
-        return scanner->run(source);
+        auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size, window_entries);
+        Scan scan = scanner->run(*source);
+        if (scan.readable && scanner->pending())
+            scan.pending = std::make_shared<PendingPairing>(std::move(source), std::move(scanner));
+        return scan;
     } catch (...) {
         return Scan{};
     }
@@ -947,17 +1286,42 @@ Scan scan_source(Source& source, const Request& request, std::size_t buffer_size
 
 } // namespace
 
+// The scanner of a settle_later scan, kept with its source until the caller settles.
+class PendingPairing {
+public:
+    PendingPairing(std::unique_ptr<Source> source, std::unique_ptr<Scanner> scanner)
+        : source_(std::move(source)), scanner_(std::move(scanner)) {}
+    bool settle(Scan& scan, std::span<const PairedAgent> agents) {
+        return scanner_->settle(scan, agents);
+    }
+
+private:
+    std::unique_ptr<Source> source_; // read by scanner_
+    std::unique_ptr<Scanner> scanner_;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Public functions
 
 Scan scan_file(const std::string& path, const Request& request) {
-    FileSource source(path);
-    if (!source.open()) return Scan{};
-    return scan_source(source, request, default_buffer_size, detail::Kernel::best);
+    try {
+        auto source = std::make_unique<FileSource>(path);
+        if (!source->open()) return Scan{};
+        return scan_source(std::move(source), request, default_buffer_size, detail::Kernel::best,
+                           detail::default_pairing_window);
+    } catch (...) {
+        return Scan{};
+    }
 }
 
 Scan scan_bytes(std::string_view bytes, const Request& request) {
     return detail::scan_bytes_with(bytes, request, default_buffer_size, detail::Kernel::best);
+}
+
+bool settle_pairing(Scan& scan, std::span<const PairedAgent> agents) {
+    if (!scan.pending) return true;
+    const std::shared_ptr<PendingPairing> pending = std::move(scan.pending);
+    return pending->settle(scan, agents);
 }
 
 bool signal_owns_episode(const Scan& scan) {
@@ -1164,8 +1528,22 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
 
 Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
                      Kernel kernel) {
-    MemorySource source(bytes);
-    return scan_source(source, request, buffer_size, kernel);
+    try {
+        return scan_source(std::make_unique<MemorySource>(bytes), request, buffer_size, kernel,
+                           default_pairing_window);
+    } catch (...) {
+        return Scan{};
+    }
+}
+
+Scan scan_bytes_with_window(std::string_view bytes, const Request& request,
+                            std::size_t window_entries) {
+    try {
+        return scan_source(std::make_unique<MemorySource>(bytes), request, default_buffer_size,
+                           Kernel::best, window_entries);
+    } catch (...) {
+        return Scan{};
+    }
 }
 
 } // namespace detail
