@@ -4,7 +4,9 @@
 // One pass: read() into a reused buffer, a fused prefilter kernel that finds newlines and every
 // needle at once, and Boost.JSON only for the few lines whose needles matter in the current state.
 // A line that is not a candidate is never held whole: only its start offset is kept, and a
-// candidate that outgrew the buffer is read again with pread() when it ends.
+// candidate that outgrew the buffer is read again with pread() when it ends. After the last plan
+// write, a line only pairing can want waits unparsed in a bounded window (its place, not its
+// bytes) until the caller says which reviewer decides.
 #include "common/transcript.hpp"
 
 #include "common/files.hpp"
@@ -764,8 +766,7 @@ private:
             mask |= 1u << detail::needle_file_path;
             // Verdict lines matter only once a kept dispatch could be closed by one: whether one
             // is kept is known only when the window is paired (worth_parsing checks it there).
-            if (scan_.last_plan_write && !request_.paired_agents.empty())
-                mask |= pairing_needles;
+            if (scan_.last_plan_write && !request_.paired_agents.empty()) mask |= pairing_needles;
         }
         return mask;
     }
@@ -960,7 +961,8 @@ private:
             if (!element.is_object()) continue;
             const json::object& use = element.get_object();
             if (string_field(use, "type") != "tool_use") continue;
-            if (const auto type = dispatch_type(use)) visit(use, *object_field(use, "input"), *type);
+            if (const auto type = dispatch_type(use))
+                visit(use, *object_field(use, "input"), *type);
         }
     }
 
@@ -988,8 +990,9 @@ private:
             if (agent == nullptr || agent->rule != PairRule::single_reviewer) continue;
             if (!walk_back(*agent, found)) return false;
         }
-        std::sort(found.begin(), found.end(), [](const Settled& a, const Settled& b) {
-            return a.entry != b.entry ? a.entry < b.entry : a.verdict.has_value() < b.verdict.has_value();
+        std::stable_sort(found.begin(), found.end(), [](const Settled& a, const Settled& b) {
+            return a.entry != b.entry ? a.entry < b.entry
+                                      : a.verdict.has_value() < b.verdict.has_value();
         });
         found.erase(std::unique(found.begin(), found.end(),
                                 [](const Settled& a, const Settled& b) {
@@ -1021,9 +1024,9 @@ private:
 
     // What one window line is to a single reviewer `agent`.
     struct LineRole {
-        bool dispatch_line = false;          // a dispatch of any agent: never a verdict line
-        std::optional<Dispatch> dispatch;    // the last dispatch of `agent` on it
-        std::optional<VerdictLine> verdict;  // when it is a verdict line
+        bool dispatch_line = false;         // a dispatch of any agent: never a verdict line
+        std::optional<Dispatch> dispatch;   // the last dispatch of `agent` on it
+        std::optional<VerdictLine> verdict; // when it is a verdict line
     };
 
     bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role) {
@@ -1035,17 +1038,17 @@ private:
         json::value parsed;
         const json::object* record = parse_record(bytes, arena, parsed);
         if (record == nullptr) return true;
-        for_each_dispatch(*record, [&](const json::object& use, const json::object&,
-                                       std::string_view type) {
-            role.dispatch_line = true;
-            if (agent_of(type) != agent.name) return;
-            Dispatch dispatch;
-            dispatch.line = deferred.line;
-            dispatch.agent = std::string(agent.name);
-            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
-                dispatch.id = std::string(*id);
-            role.dispatch = std::move(dispatch);
-        });
+        for_each_dispatch(
+            *record, [&](const json::object& use, const json::object&, std::string_view type) {
+                role.dispatch_line = true;
+                if (agent_of(type) != agent.name) return;
+                Dispatch dispatch;
+                dispatch.line = deferred.line;
+                dispatch.agent = std::string(agent.name);
+                if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+                    dispatch.id = std::string(*id);
+                role.dispatch = std::move(dispatch);
+            });
         if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
             return true;
         if (const auto value = verdict_value(bytes, parsed)) {

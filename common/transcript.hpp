@@ -72,7 +72,8 @@ struct Scan {
     // Both lists are empty while there is no plan write: there is no "after" to collect in.
     // Only dispatches of Request::paired_agents are kept, and only the verdict lines that can
     // close one of them under its rule: a session that ran thousands of other agents, or whose
-    // reviewers answered many times, keeps only what pairing reads.
+    // reviewers answered many times, keeps only what pairing reads (a single reviewer settled
+    // late: only what decides its pairing).
     std::vector<Dispatch> dispatches; // after the last plan write
     std::vector<VerdictLine>
         verdicts; // after the last plan write (never the plan write's own line)
@@ -110,11 +111,11 @@ Scan scan_file(const std::string& path, const Request& request);
 Scan scan_bytes(std::string_view bytes, const Request& request);
 
 // Completes a settle_later scan's lists for `agents` (a subset of the request's paired agents) and
-// drops its pending lines; nothing to do for a scan without them. Single reviewers get the lines
-// their pairing decides on (docs/plan-gate.md, "Pairing"): their latest pair, the open dispatch
-// before it, and their last dispatch; a review-set member gets every line, paired in order as
-// scan_bytes pairs them. False when a line could not be read again or memory ran out (the caller
-// fails open); the lists are then incomplete.
+// drops its pending lines; nothing to do for a scan without them. A single reviewer's lists gain
+// only the lines its pairing decides on (docs/plan-gate.md, "Pairing"), found from the end: its
+// last dispatch and its latest pair, which pair in order as every line would; a review-set member
+// gets every line, paired in order as scan_bytes pairs them. False when a line could not be read
+// again or memory ran out (the caller fails open); the lists are then incomplete.
 bool settle_pairing(Scan& scan, std::span<const PairedAgent> agents);
 
 // True when the last signal or its entry lies inside the episode (docs/transcript.md).
