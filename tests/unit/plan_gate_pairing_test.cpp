@@ -111,6 +111,12 @@ std::size_t planner_session(TranscriptBuilder& t) {
     return t.write_file(plan_path);
 }
 
+// A first review of the plan that passed: a pair later lines must outrank.
+void passed_once(TranscriptBuilder& t) {
+    t.dispatch("viber:planner-review", "toolu_A");
+    t.tool_result("toolu_A", "VERDICT: PASS");
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(no_dispatch_asks_for_the_review) {
@@ -160,8 +166,7 @@ BOOST_AUTO_TEST_CASE(an_earlier_pair_decides_while_a_newer_dispatch_runs) {
 BOOST_AUTO_TEST_CASE(an_id_less_dispatch_is_closed_by_the_next_verdict_line) {
     TranscriptBuilder t;
     planner_session(t);
-    t.dispatch("viber:planner-review", "toolu_A");
-    t.tool_result("toolu_A", "VERDICT: PASS");
+    passed_once(t);
     const std::size_t dispatch = t.dispatch("viber:planner-review", "");
     t.async_launched("toolu_Z", "end with\nVERDICT: PASS\n"); // an echo, no verdict line
     const std::size_t verdict = t.task_notification("toolu_Z", "Done.\nVERDICT: DENIED\n");
@@ -219,8 +224,7 @@ BOOST_AUTO_TEST_CASE(an_overflowing_window_keeps_the_open_dispatch_and_the_pair_
 BOOST_AUTO_TEST_CASE(a_plan_write_in_the_middle_restarts_everything) {
     TranscriptBuilder t;
     planner_session(t);
-    t.dispatch("viber:planner-review", "toolu_A");
-    t.tool_result("toolu_A", "VERDICT: PASS");
+    passed_once(t);
     for (int i = 0; i < 6; ++i) t.tool_result("toolu_X", "VERDICT: FAIL");
     // The rewrite quotes a dispatch: a line parsed now that pairing also reads.
     const std::size_t rewrite =
