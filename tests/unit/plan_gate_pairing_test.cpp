@@ -103,6 +103,12 @@ std::string pair_text(std::size_t dispatch, std::size_t verdict) {
            std::to_string(verdict) + ")";
 }
 
+// A refusal `step` that names the pair of lines `dispatch` and `verdict`.
+bool refuses_on_pair(const std::optional<std::string>& reason, std::string_view step,
+                     std::size_t dispatch, std::size_t verdict) {
+    return holds(reason, step) && holds(reason, pair_text(dispatch, verdict));
+}
+
 // A planner session up to its plan write; returns the write's line.
 std::size_t planner_session(TranscriptBuilder& t) {
     t.permission_mode("default");
@@ -157,8 +163,7 @@ BOOST_AUTO_TEST_CASE(an_earlier_pair_decides_while_a_newer_dispatch_runs) {
         if (pass) {
             BOOST_TEST(!reason.has_value());
         } else {
-            BOOST_TEST(holds(reason, "Next step: fix the findings."));
-            BOOST_TEST(holds(reason, pair_text(dispatch, verdict)));
+            BOOST_TEST(refuses_on_pair(reason, "Next step: fix the findings.", dispatch, verdict));
         }
     }
 }
@@ -172,8 +177,7 @@ BOOST_AUTO_TEST_CASE(an_id_less_dispatch_is_closed_by_the_next_verdict_line) {
     const std::size_t verdict = t.task_notification("toolu_Z", "Done.\nVERDICT: DENIED\n");
     t.tool_result("", "VERDICT: PASS"); // nothing open any more: ignored
     const auto reason = agreed(t, planner_text);
-    BOOST_TEST(holds(reason, "Next step: grant the permission."));
-    BOOST_TEST(holds(reason, pair_text(dispatch, verdict)));
+    BOOST_TEST(refuses_on_pair(reason, "Next step: grant the permission.", dispatch, verdict));
 }
 
 BOOST_AUTO_TEST_CASE(verdict_lines_naming_another_id_are_skipped) {
@@ -185,8 +189,7 @@ BOOST_AUTO_TEST_CASE(verdict_lines_naming_another_id_are_skipped) {
     const std::size_t verdict = t.tool_result("", "VERDICT: FAIL\nfor toolu_01A, see above");
     t.tool_result("toolu_01A", "VERDICT: PASS"); // A is closed: ignored
     const auto reason = agreed(t, planner_text);
-    BOOST_TEST(holds(reason, "Next step: fix the findings."));
-    BOOST_TEST(holds(reason, pair_text(dispatch, verdict)));
+    BOOST_TEST(refuses_on_pair(reason, "Next step: fix the findings.", dispatch, verdict));
 }
 
 BOOST_AUTO_TEST_CASE(an_overflowing_window_keeps_the_open_dispatch_and_the_pair_before_it) {
@@ -202,8 +205,7 @@ BOOST_AUTO_TEST_CASE(an_overflowing_window_keeps_the_open_dispatch_and_the_pair_
         t.dispatch("viber:task-coder", "toolu_Y" + std::to_string(i));
     }
     const auto reason = agreed(t, planner_text);
-    BOOST_TEST(holds(reason, "Next step: fix the findings."));
-    BOOST_TEST(holds(reason, pair_text(dispatch, verdict)));
+    BOOST_TEST(refuses_on_pair(reason, "Next step: fix the findings.", dispatch, verdict));
 
     // The open dispatch, paired before the window, is closed by a line still in it.
     t.tool_result("toolu_B", "VERDICT: PASS");
@@ -253,8 +255,7 @@ BOOST_AUTO_TEST_CASE(a_write_quoting_a_dispatch_is_no_dispatch) {
                "toolu_W");
     const std::size_t verdict = t.tool_result("toolu_R", "VERDICT: FAIL");
     const auto reason = agreed(t, planner_text);
-    BOOST_TEST(holds(reason, "Next step: fix the findings."));
-    BOOST_TEST(holds(reason, pair_text(dispatch, verdict)));
+    BOOST_TEST(refuses_on_pair(reason, "Next step: fix the findings.", dispatch, verdict));
 }
 
 BOOST_AUTO_TEST_CASE(plain_plan_review_settles_the_same_way) {
