@@ -529,9 +529,11 @@ public:
 
     // True when the raw line holds the name of a paired agent: a dispatch line without one
     // cannot be a kept dispatch (the name is plain ASCII, never escaped).
-    bool mentions_agent(std::string_view raw) const {
-        for (const PairedAgent& candidate : agents_)
+    bool mentions_agent(std::string_view raw, bool members_only = false) const {
+        for (const PairedAgent& candidate : agents_) {
+            if (members_only && candidate.rule != PairRule::review_set) continue;
             if (raw.find(candidate.name) != std::string_view::npos) return true;
+        }
         return false;
     }
 
@@ -585,14 +587,6 @@ public:
         named.erase(std::unique(named.begin(), named.end()), named.end());
     }
 
-    // The kept dispatch of a single reviewer that is still open (no verdict line closed it and no
-    // later dispatch of its agent replaced it), as an index into the kept dispatches.
-    std::optional<std::size_t> open_dispatch(const PairedAgent& agent) const {
-        const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
-        const std::size_t open = latest_[slot];
-        if (open == none || !(closable_[open] || waiting_[slot])) return std::nullopt;
-        return open;
-    }
 
     // A verdict line naming `named`: closes what it closes; false when it closes nothing, so the
     // line need not be kept.
@@ -655,13 +649,36 @@ constexpr std::uint32_t pairing_needles =
     needle_bit(detail::needle_subagent_type) | needle_bit(detail::needle_verdict);
 
 class Scanner {
+private:
+    struct Deferred {
+        std::size_t line = 0;
+        std::uint64_t offset = 0; // of the line's first byte
+        std::uint32_t length = 0; // without the newline; at most longest_parsed_line
+        std::uint32_t needles = 0;
+    };
+    static_assert(longest_parsed_line <= UINT32_MAX);
+
+    // Which paired agents a pass over lines pairs: all of them, or (a settle_later window, whose
+    // single reviewers are walked back instead) the review-set members.
+    enum class Who { all, members };
+
+    // A single reviewer's pairing in constant space (settle_later; docs/plan-gate.md, "Pairing"):
+    // a dispatch replaces the open one; an open dispatch with an id is closed by the first verdict
+    // line naming it, one without by the next verdict line.
+    struct SingleReviewer {
+        std::optional<Dispatch> last; // its latest dispatch
+        bool open = false;            // `last` is not closed
+        std::optional<Dispatch> pair_dispatch;
+        std::optional<VerdictLine> pair_verdict;
+    };
+
 public:
     Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size,
             std::size_t window_entries)
         : request_(request), kernel_(resolve(kernel)), needle_set_(needle_set(request)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size),
           window_capacity_(window_entries < 2 ? 2 : window_entries),
-          pairing_(request.paired_agents) {}
+          singles_(request.paired_agents.size()), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
         buffer_.assign(buffer_size_ + buffer_padding, '\0');
@@ -690,7 +707,7 @@ public:
             if (failed_) return failed();
             if (at_end) {
                 if (buffer_offset_ + filled > line_start_) end_line(filled);
-                if (!failed_ && !request_.settle_later) pair_window(window_.size());
+                if (!failed_ && !request_.settle_later) absorb(window_.size());
                 if (failed_) return failed();
                 std::vector<char>().swap(buffer_); // only the window's places outlive the scan
                 scan_.readable = true;
@@ -725,18 +742,21 @@ public:
     // settle_pairing() for the scan this scanner returned.
     bool settle(Scan& scan, std::span<const PairedAgent> agents) {
         scan_ = std::move(scan);
-        bool settled = false;
+        bool settled = true;
         try {
-            const bool any_member = std::any_of(agents.begin(), agents.end(), [](const auto& a) {
-                return a.rule == PairRule::review_set;
-            });
-            // The review set pairs verdicts with the earliest open dispatch they name: it reads
-            // every line in order. A single reviewer's latest pair is found from the end.
-            if (any_member) {
-                settled = pair_window(window_.size());
-            } else {
-                settled = settle_single_reviewers(agents);
+            // A single reviewer's latest pair is found from the end; the review set pairs verdicts
+            // with the earliest open dispatch they name, so it reads every line in order.
+            bool any_member = false;
+            for (const PairedAgent& wanted : agents) {
+                const PairedAgent* agent = pairing_.agent(wanted.name);
+                if (agent == nullptr) continue;
+                if (compact(*agent)) {
+                    settled = settled && settle_single(*agent);
+                } else {
+                    any_member = true;
+                }
             }
+            if (any_member) settled = settled && pair_in_order(window_.size(), Who::members);
         } catch (...) {
             settled = false;
         }
@@ -775,7 +795,7 @@ private:
     // without `plans` (every Read, Write and Edit carries one), a dispatch naming no paired agent,
     // a verdict line that can close no kept dispatch.
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        return worth_pairing(worth_parsing_signals(relevant, held), held);
+        return worth_pairing(worth_parsing_signals(relevant, held), held, Who::all);
     }
 
     std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held) const {
@@ -785,16 +805,24 @@ private:
         return relevant;
     }
 
-    std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held) {
+    std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
         constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
         constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
-        if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
+        const bool singles = who == Who::all && request_.settle_later;
+        if ((relevant & subagent) && !pairing_.mentions_agent(held, who == Who::members))
+            relevant &= ~subagent;
         if (relevant & verdict) {
             // The parse decides whether the line is a dispatch; only a line that is none can be a
             // verdict line, so this check is for lines with no dispatch left to parse for.
-            if (scan_.dispatches.empty() ||
+            const bool kept = !scan_.dispatches.empty();
+            const auto may_close = [&] {
+                if (kept && pairing_.may_close(held, named_)) return true;
+                return singles && std::any_of(singles_.begin(), singles_.end(),
+                                              [&](const auto& s) { return closes(s, held); });
+            };
+            if (!(kept || (singles && single_open())) ||
                 held.find(R"("status":"async_launched")") != std::string_view::npos ||
-                (!(relevant & subagent) && !pairing_.may_close(held, named_)))
+                (!(relevant & subagent) && !may_close()))
                 relevant &= ~verdict;
         }
         return relevant;
@@ -819,10 +847,10 @@ private:
             relevant = 0;
         } else if ((relevant & pairing_needles) != 0) {
             // A line parsed now that pairing also reads: the lines before it are paired first.
-            pair_window(window_.size());
+            absorb(window_.size());
             if (failed_) return;
         }
-        if (relevant != 0 && !line_dropped_) relevant = worth_pairing(relevant, held);
+        if (relevant != 0 && !line_dropped_) relevant = worth_pairing(relevant, held, Who::all);
         if (relevant != 0) {
             try {
                 char* bytes = nullptr;
@@ -859,34 +887,46 @@ private:
     //
     // After the last plan write, a line that only pairing can want (a dispatch or verdict
     // candidate, no other needle in the current state) is not parsed as it passes: its number,
-    // place and needles are kept. They are paired in line order, with exactly the checks and the
-    // parse the line would have had then, when a line parsed for another reason also reads
-    // pairing, when the window is full (its oldest half), at the end of a scan that does not
-    // settle later, or when the caller settles a review-set member. A single reviewer settles
-    // from the end (settle_single_reviewers). A plan write empties the window with the lists.
+    // place and needles are kept in a bounded window. The window is absorbed (its oldest half
+    // when full, all of it before a line parsed for another reason that pairing also reads, and
+    // at the end of a scan that does not settle later) and settled when the caller says which
+    // agents it pairs. Absorbing pairs the lines in order, with the checks and parse each would
+    // have had when read, except that with settle_later a single reviewer keeps constant state
+    // (SingleReviewer) found from the end of the lines (walk_back). A plan write empties it all.
 
-    struct Deferred {
-        std::size_t line = 0;
-        std::uint64_t offset = 0; // of the line's first byte
-        std::uint32_t length = 0; // without the newline; at most longest_parsed_line
-        std::uint32_t needles = 0;
-    };
-    static_assert(longest_parsed_line <= UINT32_MAX);
+    bool compact(const PairedAgent& agent) const {
+        return request_.settle_later && agent.rule == PairRule::single_reviewer;
+    }
+    std::size_t slot(const PairedAgent& agent) const {
+        return static_cast<std::size_t>(&agent - request_.paired_agents.data());
+    }
+    bool single_open() const {
+        return std::any_of(singles_.begin(), singles_.end(),
+                           [](const SingleReviewer& s) { return s.open; });
+    }
+    static bool names(std::string_view raw, const std::string& id) {
+        bool named = false;
+        for_each_toolu_token(raw, [&](std::string_view token) { named = named || token == id; });
+        return named;
+    }
+    // True when a verdict line with this raw text closes `single`'s open dispatch.
+    static bool closes(const SingleReviewer& single, std::string_view raw) {
+        return single.open && (single.last->id.empty() || names(raw, single.last->id));
+    }
 
     void defer(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles) {
         if (window_.size() >= window_capacity_) {
-            if (!pair_window(window_capacity_ / 2)) return;
+            if (!absorb(window_capacity_ / 2)) return;
         }
         window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
     }
 
-    // The bytes of a window line again, the trailing CR dropped and lone surrogates rewritten as
-    // on the first read; nullopt when they cannot be read (failed_ is then set by the caller).
-    std::optional<std::string_view> read_back(const Deferred& entry) {
-        if (!source_->read_at(read_back_, entry.offset, entry.length)) return std::nullopt;
-        return std::string_view(read_back_);
+    // The raw bytes of a window line again, into read_back_; false when they cannot be read.
+    bool read_back(const Deferred& entry) {
+        return source_->read_at(read_back_, entry.offset, entry.length);
     }
 
+    // The trailing CR dropped and lone surrogates rewritten, as on the first read.
     static std::string_view parse_ready(std::string& bytes) {
         std::size_t size = bytes.size();
         if (size > 0 && bytes[size - 1] == '\r') --size;
@@ -894,27 +934,47 @@ private:
         return std::string_view(bytes.data(), size);
     }
 
-    // Pairs the oldest `count` window lines in order and drops them from the window; false (and
+    // Absorbs the oldest `count` window lines and drops them from the window; false (and
     // failed_) when one cannot be read again or memory runs out.
-    bool pair_window(std::size_t count) {
+    bool absorb(std::size_t count) {
         if (failed_) return false;
         count = std::min(count, window_.size());
         try {
-            for (std::size_t i = 0; i < count; ++i) {
-                const Deferred& entry = window_[i];
-                std::uint32_t relevant = entry.needles;
-                if (!read_back(entry)) {
-                    failed_ = true;
-                    return false;
+            if (request_.settle_later) {
+                for (const PairedAgent& agent : request_.paired_agents) {
+                    if (!compact(agent)) continue;
+                    auto after = walk_back(agent, count, singles_[slot(agent)]);
+                    if (!after) return fail();
+                    singles_[slot(agent)] = std::move(*after);
                 }
-                relevant = worth_pairing(relevant, read_back_);
-                if (relevant != 0) pair_line(entry.line, parse_ready(read_back_), relevant);
             }
+            if (!pair_in_order(count, request_.settle_later ? Who::members : Who::all))
+                return fail();
             window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(count));
             if (read_back_.capacity() > buffer_size_) std::string().swap(read_back_);
         } catch (...) {
-            failed_ = true;
-            return false;
+            return fail();
+        }
+        return true;
+    }
+
+    bool fail() {
+        failed_ = true;
+        return false;
+    }
+
+    // Pairs the oldest `count` window lines in line order for `who`.
+    bool pair_in_order(std::size_t count, Who who) {
+        constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
+        for (std::size_t i = 0; i < count; ++i) {
+            const Deferred& entry = window_[i];
+            // Without a dispatch it could close, a verdict candidate is not even read.
+            if ((entry.needles & subagent) == 0 && scan_.dispatches.empty() &&
+                (who == Who::members || !single_open()))
+                continue;
+            if (!read_back(entry)) return false;
+            const std::uint32_t relevant = worth_pairing(entry.needles, read_back_, who);
+            if (relevant != 0) pair_line(entry.line, parse_ready(read_back_), relevant, who);
         }
         return true;
     }
@@ -934,9 +994,9 @@ private:
         return &record;
     }
 
-    // What a window line is to pairing, parsed as apply() would parse it: its dispatches (the
-    // line is then no verdict line), else its verdict.
-    void pair_line(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
+    // A window line paired as apply() pairs it: its dispatches (the line is then no verdict
+    // line), else its verdict.
+    void pair_line(std::size_t line, std::string_view bytes, std::uint32_t relevant, Who who) {
         json::monotonic_resource arena(arena_.data(), arena_.size());
         json::value parsed;
         const json::object* record = parse_record(bytes, arena, parsed);
@@ -945,10 +1005,10 @@ private:
         for_each_dispatch(*record, [&](const json::object& use, const json::object& input,
                                        std::string_view type) {
             dispatch_here = true;
-            dispatched(line, use, input, type);
+            dispatched(line, use, input, type, who);
         });
         if ((relevant & (1u << detail::needle_verdict)) && !dispatch_here)
-            verdict_line(line, bytes, parsed);
+            verdict_line(line, bytes, parsed, who);
     }
 
     // Calls visit(use, input, subagent_type) for each dispatch on the line (any agent's) in order.
@@ -974,58 +1034,10 @@ private:
         return input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
     }
 
-    // A single reviewer's pairing decides on three lines at most: its last dispatch, its latest
-    // pair (the last dispatch a verdict line closed, and that line), so the window is walked back
-    // from the end, parsing only until the latest pair is known. A dispatch replaces the open
-    // one, so the latest pair is the last dispatch that was closed: by the first verdict line
-    // after it, before its agent's next dispatch, that names its id (any such line when it has
-    // none). With no pair in the window, the open dispatch of the lines paired before the window
-    // may be closed by a verdict line before the window's first dispatch; else the pair paired
-    // before stands. The lines found are appended to the lists in line order, so pairing them
-    // in order gives what pairing every line gives.
-    bool settle_single_reviewers(std::span<const PairedAgent> agents) {
-        std::vector<Settled> found;
-        for (const PairedAgent& wanted : agents) {
-            const PairedAgent* agent = pairing_.agent(wanted.name);
-            if (agent == nullptr || agent->rule != PairRule::single_reviewer) continue;
-            if (!walk_back(*agent, found)) return false;
-        }
-        std::stable_sort(found.begin(), found.end(), [](const Settled& a, const Settled& b) {
-            return a.entry != b.entry ? a.entry < b.entry
-                                      : a.verdict.has_value() < b.verdict.has_value();
-        });
-        found.erase(std::unique(found.begin(), found.end(),
-                                [](const Settled& a, const Settled& b) {
-                                    return a.entry == b.entry &&
-                                           a.verdict.has_value() == b.verdict.has_value() &&
-                                           a.dispatch.agent == b.dispatch.agent;
-                                }),
-                    found.end());
-        for (Settled& item : found) {
-            if (!item.verdict) {
-                const PairedAgent* agent = pairing_.agent(item.dispatch.agent);
-                pairing_.dispatched(*agent, scan_.dispatches.size(), item.dispatch.id);
-                scan_.dispatches.push_back(std::move(item.dispatch));
-                continue;
-            }
-            if (!read_back(window_[item.entry])) return false;
-            pairing_.names(read_back_, item.verdict->named_dispatches);
-            scan_.verdicts.push_back(std::move(*item.verdict));
-        }
-        return true;
-    }
-
-    // A window line the settled lists gain: a dispatch, or (verdict set) a verdict line.
-    struct Settled {
-        std::size_t entry = 0; // into window_
-        Dispatch dispatch;
-        std::optional<VerdictLine> verdict;
-    };
-
-    // What one window line is to a single reviewer `agent`.
+    // What one window line is to a single reviewer.
     struct LineRole {
         bool dispatch_line = false;         // a dispatch of any agent: never a verdict line
-        std::optional<Dispatch> dispatch;   // the last dispatch of `agent` on it
+        std::optional<Dispatch> dispatch;   // the reviewer's last dispatch on it
         std::optional<VerdictLine> verdict; // when it is a verdict line
     };
 
@@ -1033,85 +1045,142 @@ private:
         role = LineRole{};
         const Deferred& deferred = window_[entry];
         if (!read_back(deferred)) return false;
+        // A line that cannot be a verdict line matters only as the reviewer's dispatch, and its
+        // name is plain ASCII in the raw line (the prefilter's own test).
+        if ((deferred.needles & (1u << detail::needle_verdict)) == 0 &&
+            std::string_view(read_back_).find(agent.name) == std::string_view::npos)
+            return true;
         const std::string_view bytes = parse_ready(read_back_);
         json::monotonic_resource arena(arena_.data(), arena_.size());
         json::value parsed;
         const json::object* record = parse_record(bytes, arena, parsed);
         if (record == nullptr) return true;
-        for_each_dispatch(
-            *record, [&](const json::object& use, const json::object&, std::string_view type) {
-                role.dispatch_line = true;
-                if (agent_of(type) != agent.name) return;
-                Dispatch dispatch;
-                dispatch.line = deferred.line;
-                dispatch.agent = std::string(agent.name);
-                if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
-                    dispatch.id = std::string(*id);
-                role.dispatch = std::move(dispatch);
-            });
+        for_each_dispatch(*record, [&](const json::object& use, const json::object&,
+                                       std::string_view type) {
+            role.dispatch_line = true;
+            if (agent_of(type) == agent.name) role.dispatch = new_dispatch(deferred.line, agent, use);
+        });
         if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
             return true;
-        if (const auto value = verdict_value(bytes, parsed)) {
-            VerdictLine verdict;
-            verdict.line = deferred.line;
-            verdict.value = *value;
-            if (const auto stamp = string_field(*record, "timestamp"))
-                verdict.timestamp = parse_timestamp(*stamp);
-            role.verdict = std::move(verdict);
-        }
+        if (const auto value = verdict_value(bytes, parsed))
+            role.verdict = new_verdict(deferred.line, *value, *record);
         return true;
     }
 
-    // True when the verdict line at window entry `entry` closes an open dispatch with `id`: any
-    // verdict line closes one without.
-    bool closes(const std::string& id, std::size_t entry, bool& readable) {
-        if (id.empty()) return true;
-        if (!read_back(window_[entry])) {
-            readable = false;
-            return false;
-        }
-        bool named = false;
-        for_each_toolu_token(read_back_, [&](std::string_view token) { named |= token == id; });
-        return named;
-    }
-
-    bool walk_back(const PairedAgent& agent, std::vector<Settled>& found) {
-        std::optional<std::size_t> last; // the agent's last dispatch in the window
-        // The verdict lines after the current line and before the agent's next dispatch, the
-        // latest first.
-        std::vector<Settled> after;
-        bool readable = true;
-        // The first of `after` that closes a dispatch with `id`.
-        const auto closer = [&](const std::string& id) -> Settled* {
-            for (auto it = after.rbegin(); it != after.rend(); ++it) {
-                if (closes(id, it->entry, readable)) return &*it;
-                if (!readable) return nullptr;
+    // A single reviewer's state after the oldest `count` window lines, from its state before
+    // them, found from the end: its last dispatch there is the first met; the latest pair is the
+    // last dispatch a verdict line closed (a dispatch replaces the open one), the first verdict
+    // line after it, before the reviewer's next dispatch, that names its id (any, without one).
+    // Only the lines from the last verdict candidate back to that pair are parsed: a dispatch
+    // after every verdict candidate is closed by none of them. With no pair among the lines, the
+    // dispatch open before them may be closed by one before their first dispatch, else the pair
+    // before them stands. nullopt: a line could not be read again.
+    std::optional<SingleReviewer> walk_back(const PairedAgent& agent, std::size_t count,
+                                            const SingleReviewer& before) {
+        constexpr std::uint32_t verdict_needle = 1u << detail::needle_verdict;
+        std::size_t last_candidate = count; // the last verdict candidate (count: none)
+        for (std::size_t entry = count; entry-- > 0;) {
+            if (window_[entry].needles & verdict_needle) {
+                last_candidate = entry;
+                break;
             }
-            return nullptr;
+        }
+        SingleReviewer after = before;
+        bool dispatched_here = false;
+        // The verdict lines after the current line, before the reviewer's next dispatch (the
+        // latest first), with their window entries.
+        std::vector<std::pair<std::size_t, VerdictLine>> later;
+        bool readable = true;
+        const auto closer = [&](const std::string& id) -> std::optional<VerdictLine> {
+            for (auto it = later.rbegin(); it != later.rend(); ++it) {
+                if (id.empty()) return it->second;
+                if (!read_back(window_[it->first])) {
+                    readable = false;
+                    return std::nullopt;
+                }
+                if (names(read_back_, id)) return it->second;
+            }
+            return std::nullopt;
         };
         LineRole role;
-        for (std::size_t entry = window_.size(); entry-- > 0;) {
-            if (!role_of(entry, agent, role)) return false;
+        for (std::size_t entry = count; entry-- > 0;) {
+            if (dispatched_here && (last_candidate == count || entry > last_candidate)) {
+                if (last_candidate == count) break;
+                continue;
+            }
+            if (!role_of(entry, agent, role)) return std::nullopt;
             if (role.verdict) {
-                after.push_back({entry, Dispatch{}, std::move(role.verdict)});
+                later.emplace_back(entry, std::move(*role.verdict));
                 continue;
             }
             if (!role.dispatch) continue;
-            Settled* verdict = closer(role.dispatch->id);
-            if (!readable) return false;
-            if (!last || verdict != nullptr) found.push_back({entry, *role.dispatch, std::nullopt});
-            if (!last) last = entry;
-            if (verdict != nullptr) {
-                found.push_back(std::move(*verdict));
-                return true;
+            std::optional<VerdictLine> verdict = closer(role.dispatch->id);
+            if (!readable) return std::nullopt;
+            if (!dispatched_here) {
+                dispatched_here = true;
+                after.last = role.dispatch;
+                after.open = !verdict;
             }
-            after.clear();
+            if (verdict) {
+                after.pair_dispatch = std::move(role.dispatch);
+                after.pair_verdict = std::move(verdict);
+                return after;
+            }
+            later.clear();
         }
-        // No pair in the window: the dispatch left open before it may close here.
-        if (const auto open = pairing_.open_dispatch(agent)) {
-            if (Settled* verdict = closer(scan_.dispatches[*open].id))
-                found.push_back(std::move(*verdict));
-            if (!readable) return false;
+        // No pair among the lines: `later` holds the verdict lines before their first dispatch.
+        if (before.open) {
+            if (std::optional<VerdictLine> verdict = closer(before.last->id)) {
+                if (!dispatched_here) after.open = false;
+                after.pair_dispatch = before.last;
+                after.pair_verdict = std::move(verdict);
+            }
+            if (!readable) return std::nullopt;
+        }
+        return after;
+    }
+
+    // settle_pairing() for single reviewers: the window walked back, and the reviewer's latest
+    // pair and last dispatch placed in the lists in line order (its other lines left out), so
+    // pairing the lists in order gives what pairing every line gives.
+    bool settle_single(const PairedAgent& agent) {
+        auto after = walk_back(agent, window_.size(), singles_[slot(agent)]);
+        if (!after) return false;
+        singles_[slot(agent)] = *after;
+        std::vector<Dispatch> add;
+        if (after->pair_dispatch) add.push_back(*after->pair_dispatch);
+        if (after->last && (!after->pair_dispatch || after->last->line != after->pair_dispatch->line))
+            add.push_back(*after->last);
+        // Merge by line; the kept verdict lines name dispatches by index, so they follow.
+        std::vector<Dispatch> merged;
+        merged.reserve(scan_.dispatches.size() + add.size());
+        std::vector<std::size_t> moved(scan_.dispatches.size());
+        std::vector<std::size_t> added(add.size());
+        std::size_t a = 0;
+        for (std::size_t d = 0; d <= scan_.dispatches.size(); ++d) {
+            while (a < add.size() &&
+                   (d == scan_.dispatches.size() || add[a].line < scan_.dispatches[d].line)) {
+                added[a] = merged.size();
+                merged.push_back(std::move(add[a++]));
+            }
+            if (d == scan_.dispatches.size()) break;
+            moved[d] = merged.size();
+            merged.push_back(std::move(scan_.dispatches[d]));
+        }
+        scan_.dispatches = std::move(merged);
+        for (VerdictLine& verdict : scan_.verdicts)
+            for (std::size_t& index : verdict.named_dispatches) index = moved[index];
+        if (!after->pair_verdict) return true;
+        VerdictLine verdict = *after->pair_verdict;
+        auto at = std::lower_bound(
+            scan_.verdicts.begin(), scan_.verdicts.end(), verdict.line,
+            [](const VerdictLine& v, std::size_t line) { return v.line < line; });
+        if (at == scan_.verdicts.end() || at->line != verdict.line)
+            at = scan_.verdicts.insert(at, std::move(verdict));
+        // The line names the pair's dispatch when it closed it by its id.
+        if (!after->pair_dispatch->id.empty()) {
+            auto& named = at->named_dispatches;
+            named.insert(std::upper_bound(named.begin(), named.end(), added[0]), added[0]);
         }
         return true;
     }
@@ -1162,7 +1231,7 @@ private:
 
         if ((relevant & (1u << detail::needle_verdict)) && scan_.last_plan_write &&
             !plan_write_here && !dispatch_here) {
-            verdict_line(line, bytes, parsed);
+            verdict_line(line, bytes, parsed, Who::all);
         }
     }
 
@@ -1194,6 +1263,7 @@ private:
                 scan_.dispatches.clear();
                 scan_.verdicts.clear();
                 window_.clear();
+                singles_.assign(singles_.size(), SingleReviewer{});
                 pairing_.restart();
                 plan_write_here = true;
             }
@@ -1201,21 +1271,45 @@ private:
             // Any dispatch makes its line a dispatch, never a verdict line.
             if (const auto type = dispatch_type(use)) {
                 dispatch_here = true;
-                dispatched(line, use, *input, *type);
+                dispatched(line, use, *input, *type, Who::all);
             }
         }
     }
 
-    // A dispatch after the last plan write: kept when its agent is one the caller pairs.
-    void dispatched(std::size_t line, const json::object& use, const json::object& input,
-                    std::string_view type) {
-        const PairedAgent* agent = pairing_.agent(type);
-        if (agent == nullptr) return;
+    static Dispatch new_dispatch(std::size_t line, const PairedAgent& agent,
+                                 const json::object& use) {
         Dispatch dispatch;
         dispatch.line = line;
-        dispatch.agent = std::string(agent->name);
+        dispatch.agent = std::string(agent.name);
         if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
             dispatch.id = std::string(*id);
+        return dispatch;
+    }
+
+    static VerdictLine new_verdict(std::size_t line, Verdict value, const json::object& record) {
+        VerdictLine verdict;
+        verdict.line = line;
+        verdict.value = value;
+        if (const auto stamp = string_field(record, "timestamp"))
+            verdict.timestamp = parse_timestamp(*stamp);
+        return verdict;
+    }
+
+    // A dispatch after the last plan write: kept when its agent is one the caller pairs (a
+    // settle_later single reviewer's in its constant state, and only when `who` is all).
+    void dispatched(std::size_t line, const json::object& use, const json::object& input,
+                    std::string_view type, Who who) {
+        const PairedAgent* agent = pairing_.agent(type);
+        if (agent == nullptr) return;
+        if (compact(*agent)) {
+            if (who == Who::all) {
+                SingleReviewer& single = singles_[slot(*agent)];
+                single.last = new_dispatch(line, *agent, use);
+                single.open = true;
+            }
+            return;
+        }
+        Dispatch dispatch = new_dispatch(line, *agent, use);
         if (agent->prompt_line != nullptr) {
             if (const auto prompt = string_field(input, "prompt")) {
                 if (const auto wanted = agent->prompt_line(*prompt))
@@ -1234,16 +1328,21 @@ private:
         return first_verdict(parsed);
     }
 
-    void verdict_line(std::size_t line, std::string_view bytes, const json::value& parsed) {
+    void verdict_line(std::size_t line, std::string_view bytes, const json::value& parsed,
+                      Who who) {
         const auto value = verdict_value(bytes, parsed);
         if (!value) return;
+        if (who == Who::all && request_.settle_later) {
+            for (SingleReviewer& single : singles_) {
+                if (!closes(single, bytes)) continue;
+                single.open = false;
+                single.pair_dispatch = single.last;
+                single.pair_verdict = new_verdict(line, *value, parsed.get_object());
+            }
+        }
         pairing_.may_close(bytes, named_);
         if (!pairing_.verdict(named_)) return;
-        VerdictLine verdict;
-        verdict.line = line;
-        verdict.value = *value;
-        if (const auto stamp = string_field(parsed.get_object(), "timestamp"))
-            verdict.timestamp = parse_timestamp(*stamp);
+        VerdictLine verdict = new_verdict(line, *value, parsed.get_object());
         verdict.named_dispatches = named_;
         scan_.verdicts.push_back(std::move(verdict));
     }
@@ -1266,6 +1365,7 @@ private:
     std::string read_back_; // a window line read again
     const std::size_t window_capacity_;
     std::vector<Deferred> window_;
+    std::vector<SingleReviewer> singles_; // settle_later: per paired agent (single reviewers')
     Pairing pairing_;
     std::vector<std::size_t> named_; // reused: the kept dispatches a verdict line names
     Scan scan_;
