@@ -587,7 +587,6 @@ public:
         named.erase(std::unique(named.begin(), named.end()), named.end());
     }
 
-
     // A verdict line naming `named`: closes what it closes; false when it closes nothing, so the
     // line need not be kept.
     bool verdict(const std::vector<std::size_t>& named) {
@@ -921,9 +920,44 @@ private:
         window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
     }
 
-    // The raw bytes of a window line again, into read_back_; false when they cannot be read.
-    bool read_back(const Deferred& entry) {
-        return source_->read_at(read_back_, entry.offset, entry.length);
+    // The raw bytes of window line `index` again; nullopt when they cannot be read. Lines are
+    // read in blocks of up to block_size bytes holding the lines next to it in the direction
+    // they are visited (`forward`, or back), so consecutive lines cost one read between them.
+    static constexpr std::size_t block_size = 256 * 1024;
+    std::optional<std::string_view> raw_line(std::size_t index, bool forward) {
+        const Deferred& entry = window_[index];
+        const std::uint64_t end = entry.offset + entry.length;
+        if (entry.offset < block_offset_ || end > block_offset_ + block_.size()) {
+            std::uint64_t from = entry.offset;
+            std::uint64_t to = end;
+            if (forward) {
+                for (std::size_t j = index + 1; j < window_.size(); ++j) {
+                    const std::uint64_t next = window_[j].offset + window_[j].length;
+                    if (next - from > block_size) break;
+                    to = next;
+                }
+            } else {
+                for (std::size_t j = index; j-- > 0;) {
+                    if (to - window_[j].offset > block_size) break;
+                    from = window_[j].offset;
+                }
+            }
+            block_offset_ = from;
+            if (!source_->read_at(block_, from, static_cast<std::size_t>(to - from))) {
+                block_.clear();
+                return std::nullopt;
+            }
+        }
+        return std::string_view(block_).substr(
+            static_cast<std::size_t>(entry.offset - block_offset_), entry.length);
+    }
+
+    // Window line `index` copied into read_back_, ready to parse.
+    std::optional<std::string_view> parse_copy(std::size_t index, bool forward) {
+        const auto raw = raw_line(index, forward);
+        if (!raw) return std::nullopt;
+        read_back_.assign(*raw);
+        return parse_ready(read_back_);
     }
 
     // The trailing CR dropped and lone surrogates rewritten, as on the first read.
@@ -952,6 +986,8 @@ private:
                 return fail();
             window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(count));
             if (read_back_.capacity() > buffer_size_) std::string().swap(read_back_);
+            if (block_.capacity() > block_size) std::string().swap(block_);
+            block_.clear();
         } catch (...) {
             return fail();
         }
@@ -972,9 +1008,13 @@ private:
             if ((entry.needles & subagent) == 0 && scan_.dispatches.empty() &&
                 (who == Who::members || !single_open()))
                 continue;
-            if (!read_back(entry)) return false;
-            const std::uint32_t relevant = worth_pairing(entry.needles, read_back_, who);
-            if (relevant != 0) pair_line(entry.line, parse_ready(read_back_), relevant, who);
+            const auto raw = raw_line(i, true);
+            if (!raw) return false;
+            const std::uint32_t relevant = worth_pairing(entry.needles, *raw, who);
+            if (relevant == 0) continue;
+            const auto bytes = parse_copy(i, true);
+            if (!bytes) return false;
+            pair_line(entry.line, *bytes, relevant, who);
         }
         return true;
     }
@@ -1044,22 +1084,26 @@ private:
     bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role) {
         role = LineRole{};
         const Deferred& deferred = window_[entry];
-        if (!read_back(deferred)) return false;
+        const auto raw = raw_line(entry, false);
+        if (!raw) return false;
         // A line that cannot be a verdict line matters only as the reviewer's dispatch, and its
         // name is plain ASCII in the raw line (the prefilter's own test).
         if ((deferred.needles & (1u << detail::needle_verdict)) == 0 &&
-            std::string_view(read_back_).find(agent.name) == std::string_view::npos)
+            raw->find(agent.name) == std::string_view::npos)
             return true;
-        const std::string_view bytes = parse_ready(read_back_);
+        const auto copy = parse_copy(entry, false);
+        if (!copy) return false;
+        const std::string_view bytes = *copy;
         json::monotonic_resource arena(arena_.data(), arena_.size());
         json::value parsed;
         const json::object* record = parse_record(bytes, arena, parsed);
         if (record == nullptr) return true;
-        for_each_dispatch(*record, [&](const json::object& use, const json::object&,
-                                       std::string_view type) {
-            role.dispatch_line = true;
-            if (agent_of(type) == agent.name) role.dispatch = new_dispatch(deferred.line, agent, use);
-        });
+        for_each_dispatch(*record,
+                          [&](const json::object& use, const json::object&, std::string_view type) {
+                              role.dispatch_line = true;
+                              if (agent_of(type) == agent.name)
+                                  role.dispatch = new_dispatch(deferred.line, agent, use);
+                          });
         if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
             return true;
         if (const auto value = verdict_value(bytes, parsed))
@@ -1094,11 +1138,12 @@ private:
         const auto closer = [&](const std::string& id) -> std::optional<VerdictLine> {
             for (auto it = later.rbegin(); it != later.rend(); ++it) {
                 if (id.empty()) return it->second;
-                if (!read_back(window_[it->first])) {
+                const auto raw = raw_line(it->first, true);
+                if (!raw) {
                     readable = false;
                     return std::nullopt;
                 }
-                if (names(read_back_, id)) return it->second;
+                if (names(*raw, id)) return it->second;
             }
             return std::nullopt;
         };
@@ -1149,7 +1194,8 @@ private:
         singles_[slot(agent)] = *after;
         std::vector<Dispatch> add;
         if (after->pair_dispatch) add.push_back(*after->pair_dispatch);
-        if (after->last && (!after->pair_dispatch || after->last->line != after->pair_dispatch->line))
+        if (after->last &&
+            (!after->pair_dispatch || after->last->line != after->pair_dispatch->line))
             add.push_back(*after->last);
         // Merge by line; the kept verdict lines name dispatches by index, so they follow.
         std::vector<Dispatch> merged;
@@ -1172,9 +1218,9 @@ private:
             for (std::size_t& index : verdict.named_dispatches) index = moved[index];
         if (!after->pair_verdict) return true;
         VerdictLine verdict = *after->pair_verdict;
-        auto at = std::lower_bound(
-            scan_.verdicts.begin(), scan_.verdicts.end(), verdict.line,
-            [](const VerdictLine& v, std::size_t line) { return v.line < line; });
+        auto at =
+            std::lower_bound(scan_.verdicts.begin(), scan_.verdicts.end(), verdict.line,
+                             [](const VerdictLine& v, std::size_t line) { return v.line < line; });
         if (at == scan_.verdicts.end() || at->line != verdict.line)
             at = scan_.verdicts.insert(at, std::move(verdict));
         // The line names the pair's dispatch when it closed it by its id.
@@ -1362,7 +1408,9 @@ private:
     bool pending_entry_ = false;      // the last signal still waits for its EnterPlanMode
     bool failed_ = false;
     std::string long_line_;
-    std::string read_back_; // a window line read again
+    std::string read_back_; // a window line read again, to parse
+    std::string block_;     // window lines read again (raw_line)
+    std::uint64_t block_offset_ = 0;
     const std::size_t window_capacity_;
     std::vector<Deferred> window_;
     std::vector<SingleReviewer> singles_; // settle_later: per paired agent (single reviewers')

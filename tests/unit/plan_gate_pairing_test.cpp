@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE plan_gate_pairing
 #include "common/transcript.hpp"
 #include "plan-gate/plan_gate.hpp"
+#include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
 
 #include <boost/json/object.hpp>
@@ -386,6 +387,48 @@ BOOST_AUTO_TEST_CASE(random_sessions_decide_alike_in_order_and_settled) {
                            "round " << round << " window " << window << "\n"
                                     << t.text());
             }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_file_of_dispatches_past_the_window_settles_from_the_file) {
+    // More candidates than the hook's window holds, read back from the file in blocks: the pair
+    // and the open dispatch before the first overflow, running dispatches after it, and the
+    // decision the hook makes is the rule's.
+    viber::testing::ScratchDir dir;
+    const std::string plan = dir.write(".claude/plans/p.md", planner_text);
+    for (const bool closed_late : {false, true}) {
+        TranscriptBuilder t;
+        t.permission_mode("default");
+        t.skill("viber:planner");
+        t.enter_plan_mode();
+        t.write_file(plan);
+        const std::size_t dispatch = t.dispatch("viber:planner-review", "toolu_first");
+        const std::size_t verdict = t.tool_result("toolu_first", "VERDICT: FAIL");
+        const std::size_t open = t.dispatch("viber:planner-review", "");
+        std::size_t closing = 0;
+        for (std::size_t i = 0; i < transcript::detail::default_pairing_window + 5000; ++i) {
+            t.dispatch("viber:task-coder", "toolu_" + std::to_string(i));
+            if (closed_late && i == transcript::detail::default_pairing_window)
+                closing = t.tool_result("toolu_x", "VERDICT: DENIED");
+        }
+        const json::object payload{{"transcript_path", dir.write("t.jsonl", t.text())},
+                                   {"cwd", dir.path()}};
+        viber::Trace off;
+        const viber::Decision hook = decide(viber::HookInput{&payload, {}}, off);
+        const std::optional<std::string> expected = in_order(t, planner_text);
+        BOOST_TEST_REQUIRE(expected.has_value());
+        // The same up to the dispatch text, which names the installed references directory.
+        const auto decided = [](const std::string& reason) {
+            return reason.substr(0, reason.find(", then dispatch"));
+        };
+        BOOST_TEST(decided(hook.reason) == decided(*expected));
+        if (closed_late) {
+            BOOST_TEST(
+                refuses_on_pair(expected, "Next step: grant the permission.", open, closing));
+        } else {
+            BOOST_TEST(
+                refuses_on_pair(expected, "Next step: fix the findings.", dispatch, verdict));
         }
     }
 }
