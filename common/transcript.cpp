@@ -1019,9 +1019,10 @@ private:
         return true;
     }
 
-    // Parses one line into the scanner's arena; nullptr when it is not a live JSON object.
-    const json::object* parse_record(std::string_view bytes, json::monotonic_resource& arena,
-                                     json::value& parsed) {
+    // Parses one line into `arena` and `parsed` (which uses the same storage, so the result is
+    // moved, not copied); nullptr when it is not a live JSON object.
+    static const json::object* parse_record(std::string_view bytes, json::monotonic_resource& arena,
+                                            json::value& parsed) {
         json::parse_options options;
         options.max_depth = 10000;
         options.allow_invalid_utf8 = true;
@@ -1038,7 +1039,8 @@ private:
     // line), else its verdict.
     void pair_line(std::size_t line, std::string_view bytes, std::uint32_t relevant, Who who) {
         json::monotonic_resource arena(arena_.data(), arena_.size());
-        json::value parsed;
+        // Held in the arena's storage: the parse is moved in, never copied out of the arena.
+        json::value parsed(json::storage_ptr{&arena});
         const json::object* record = parse_record(bytes, arena, parsed);
         if (record == nullptr) return;
         bool dispatch_here = false;
@@ -1095,7 +1097,8 @@ private:
         if (!copy) return false;
         const std::string_view bytes = *copy;
         json::monotonic_resource arena(arena_.data(), arena_.size());
-        json::value parsed;
+        // Held in the arena's storage: the parse is moved in, never copied out of the arena.
+        json::value parsed(json::storage_ptr{&arena});
         const json::object* record = parse_record(bytes, arena, parsed);
         if (record == nullptr) return true;
         for_each_dispatch(*record,
@@ -1235,7 +1238,7 @@ private:
         // A small arena for the parse; the monotonic resource also makes destruction trivial,
         // so a deeply nested value is never torn down recursively.
         json::monotonic_resource arena(arena_.data(), arena_.size());
-        json::value parsed;
+        json::value parsed(json::storage_ptr{&arena});
         const json::object* parsed_record = parse_record(bytes, arena, parsed);
         if (parsed_record == nullptr) return;
         const json::object& record = *parsed_record;
