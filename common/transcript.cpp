@@ -743,19 +743,20 @@ public:
         scan_ = std::move(scan);
         bool settled = true;
         try {
-            // A single reviewer's latest pair is found from the end; the review set pairs verdicts
-            // with the earliest open dispatch they name, so it reads every line in order.
-            bool any_member = false;
+            // The review set pairs verdicts with the earliest open dispatch they name, so it reads
+            // every line in order; a single reviewer's latest pair is found from the end, and its
+            // lines join the lists last (they renumber the kept dispatches).
+            const auto known = [&](const PairedAgent& wanted) {
+                return pairing_.agent(wanted.name);
+            };
+            if (std::any_of(agents.begin(), agents.end(), [&](const PairedAgent& wanted) {
+                    return known(wanted) != nullptr && !compact(*known(wanted));
+                }))
+                settled = pair_in_order(window_.size(), Who::members);
             for (const PairedAgent& wanted : agents) {
-                const PairedAgent* agent = pairing_.agent(wanted.name);
-                if (agent == nullptr) continue;
-                if (compact(*agent)) {
-                    settled = settled && settle_single(*agent);
-                } else {
-                    any_member = true;
-                }
+                const PairedAgent* agent = known(wanted);
+                if (settled && agent != nullptr && compact(*agent)) settled = settle_single(*agent);
             }
-            if (any_member) settled = settled && pair_in_order(window_.size(), Who::members);
         } catch (...) {
             settled = false;
         }

@@ -380,6 +380,10 @@ BOOST_AUTO_TEST_CASE(random_sessions_decide_alike_in_order_and_settled) {
                 }
             }
         }
+        // Settled for every paired agent at once, one scan answers every route.
+        transcript::Scan all = transcript::detail::scan_bytes_with_window(
+            t.text(), gate_request(true), windows[round % windows.size()]);
+        BOOST_TEST_REQUIRE(transcript::settle_pairing(all, paired_agents));
         for (const std::string& text : {planner_text, tasks(13), plain_text}) {
             const std::optional<std::string> expected = in_order(t, text);
             for (const std::size_t window : windows) {
@@ -387,6 +391,7 @@ BOOST_AUTO_TEST_CASE(random_sessions_decide_alike_in_order_and_settled) {
                            "round " << round << " window " << window << "\n"
                                     << t.text());
             }
+            BOOST_TEST(shown(decision(all, text, true)) == shown(expected), "round " << round);
         }
     }
 }
