@@ -1084,23 +1084,16 @@ private:
         std::optional<VerdictLine> verdict; // when it is a verdict line
     };
 
+    // Parses window line `entry` for what it is to `agent`.
     bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role) {
         role = LineRole{};
         const Deferred& deferred = window_[entry];
-        const auto raw = raw_line(entry, false);
-        if (!raw) return false;
-        // A line that cannot be a verdict line matters only as the reviewer's dispatch, and its
-        // name is plain ASCII in the raw line (the prefilter's own test).
-        if ((deferred.needles & (1u << detail::needle_verdict)) == 0 &&
-            raw->find(agent.name) == std::string_view::npos)
-            return true;
-        const auto copy = parse_copy(entry, false);
-        if (!copy) return false;
-        const std::string_view bytes = *copy;
+        const auto bytes = parse_copy(entry, false);
+        if (!bytes) return false;
         json::monotonic_resource arena(arena_.data(), arena_.size());
         // Held in the arena's storage: the parse is moved in, never copied out of the arena.
         json::value parsed(json::storage_ptr{&arena});
-        const json::object* record = parse_record(bytes, arena, parsed);
+        const json::object* record = parse_record(*bytes, arena, parsed);
         if (record == nullptr) return true;
         for_each_dispatch(*record,
                           [&](const json::object& use, const json::object&, std::string_view type) {
@@ -1110,7 +1103,7 @@ private:
                           });
         if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
             return true;
-        if (const auto value = verdict_value(bytes, parsed))
+        if (const auto value = verdict_value(*bytes, parsed))
             role.verdict = new_verdict(deferred.line, *value, *record);
         return true;
     }
@@ -1119,13 +1112,17 @@ private:
     // them, found from the end: its last dispatch there is the first met; the latest pair is the
     // last dispatch a verdict line closed (a dispatch replaces the open one), the first verdict
     // line after it, before the reviewer's next dispatch, that names its id (any, without one).
-    // Only the lines from the last verdict candidate back to that pair are parsed: a dispatch
-    // after every verdict candidate is closed by none of them. With no pair among the lines, the
-    // dispatch open before them may be closed by one before their first dispatch, else the pair
-    // before them stands. nullopt: a line could not be read again.
+    // What is parsed: a dispatch candidate whose raw line names the agent (the prefilter's own
+    // test: the name is plain ASCII), from the end back to the pair, but none after the last
+    // verdict candidate once the last dispatch is known (nothing after it can close them); a
+    // verdict candidate only when it could close the dispatch before it (it names its id, or
+    // the dispatch has none and no earlier candidate was a verdict line). With no pair among the
+    // lines, the dispatch open before them may be closed by one before their first dispatch, else
+    // the pair before them stands. nullopt: a line could not be read again.
     std::optional<SingleReviewer> walk_back(const PairedAgent& agent, std::size_t count,
                                             const SingleReviewer& before) {
         constexpr std::uint32_t verdict_needle = 1u << detail::needle_verdict;
+        constexpr std::uint32_t subagent_needle = 1u << detail::needle_subagent_type;
         std::size_t last_candidate = count; // the last verdict candidate (count: none)
         for (std::size_t entry = count; entry-- > 0;) {
             if (window_[entry].needles & verdict_needle) {
@@ -1135,31 +1132,59 @@ private:
         }
         SingleReviewer after = before;
         bool dispatched_here = false;
-        // The verdict lines after the current line, before the reviewer's next dispatch (the
-        // latest first), with their window entries.
-        std::vector<std::pair<std::size_t, VerdictLine>> later;
+        // The verdict candidates after the current line, before the reviewer's next dispatch (the
+        // latest first), parsed once one could close a dispatch.
+        struct Later {
+            std::size_t entry = 0;
+            bool parsed = false;
+            std::optional<VerdictLine> verdict;
+        };
+        std::vector<Later> later;
         bool readable = true;
+        LineRole role;
+        LineRole candidate; // a verdict candidate's, parsed while `role` holds a dispatch
         const auto closer = [&](const std::string& id) -> std::optional<VerdictLine> {
             for (auto it = later.rbegin(); it != later.rend(); ++it) {
-                if (id.empty()) return it->second;
-                const auto raw = raw_line(it->first, true);
-                if (!raw) {
-                    readable = false;
-                    return std::nullopt;
+                if (!id.empty()) {
+                    const auto raw = raw_line(it->entry, false);
+                    if (!raw) {
+                        readable = false;
+                        return std::nullopt;
+                    }
+                    if (!names(*raw, id)) continue;
                 }
-                if (names(*raw, id)) return it->second;
+                if (!it->parsed) {
+                    if (!role_of(it->entry, agent, candidate)) {
+                        readable = false;
+                        return std::nullopt;
+                    }
+                    it->parsed = true;
+                    it->verdict = std::move(candidate.verdict);
+                }
+                if (it->verdict) return it->verdict;
             }
             return std::nullopt;
         };
-        LineRole role;
         for (std::size_t entry = count; entry-- > 0;) {
             if (dispatched_here && (last_candidate == count || entry > last_candidate)) {
                 if (last_candidate == count) break;
                 continue;
             }
+            const Deferred& deferred = window_[entry];
+            bool may_dispatch = (deferred.needles & subagent_needle) != 0;
+            if (may_dispatch) {
+                const auto raw = raw_line(entry, false);
+                if (!raw) return std::nullopt;
+                may_dispatch = raw->find(agent.name) != std::string_view::npos;
+            }
+            if (!may_dispatch) {
+                // Not the reviewer's dispatch: a verdict line or nothing, read when it can matter.
+                if (deferred.needles & verdict_needle) later.push_back({entry, false, {}});
+                continue;
+            }
             if (!role_of(entry, agent, role)) return std::nullopt;
             if (role.verdict) {
-                later.emplace_back(entry, std::move(*role.verdict));
+                later.push_back({entry, true, std::move(role.verdict)});
                 continue;
             }
             if (!role.dispatch) continue;
@@ -1177,7 +1202,8 @@ private:
             }
             later.clear();
         }
-        // No pair among the lines: `later` holds the verdict lines before their first dispatch.
+        // No pair among the lines: `later` holds the verdict candidates before their first
+        // dispatch.
         if (before.open) {
             if (std::optional<VerdictLine> verdict = closer(before.last->id)) {
                 if (!dispatched_here) after.open = false;
