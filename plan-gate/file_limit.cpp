@@ -135,10 +135,10 @@ private:
         hash = (hash ^ word) * 0x9E3779B97F4A7C15ull;
         return hash ^ (hash >> 32);
     }
-    // Whole words only, the last one overlapping the one before: a load of a token's length would
-    // stall on the store it reads back, and a byte-at-a-time hash is a multiply per byte. Up to 8
-    // bytes every byte enters once, in place, and the mixing is invertible, so two spellings of
-    // one length up to 8 share a hash only when they are equal.
+    // Fixed-size loads only, the last one overlapping the one before: a copy of a token's length
+    // would stall on the store it reads back, and a hash a byte at a time is a multiply per byte.
+    // Up to 8 bytes the one mixed word holds every byte of the spelling and every step after is
+    // invertible, so two spellings of one length up to 8 share a hash only when they are equal.
     static std::uint64_t hash_of(std::string_view token) {
         const char* const at = token.data();
         const std::size_t size = token.size();
