@@ -16,6 +16,7 @@
 #include <cstring>
 #include <deque>
 #include <iterator>
+#include <limits>
 #include <unordered_set>
 #include <vector>
 
@@ -88,30 +89,37 @@ template <class Visit> void for_each_token(std::string_view text, Visit&& visit)
     if (inside) visit(text.substr(start));
 }
 
-// The distinct spellings judged so far, as views into the plan: open addressing, each slot
-// keeping its spelling's hash so that a probe compares bytes only on a full hash match. Prose
-// repeats its words, so nearly every token of a long plan ends here after one hash and one probe.
-class Spellings {
+// A set of spellings, as views into text that outlives it: open addressing, each slot keeping its
+// spelling's hash so that a probe compares bytes only on a full hash match, and no allocation per
+// spelling. Prose repeats its words, so nearly every token of a long plan ends here after one hash
+// and one probe.
+class SpellingSet {
 public:
-    explicit Spellings(std::size_t bound) : bound_(bound), slots_(std::size_t{1} << bits_) {}
+    // Holds at most `bound` spellings.
+    explicit SpellingSet(std::size_t bound) : bound_(bound), slots_(std::size_t{1} << bits_) {}
 
-    // True when `token` (never empty) was seen before; else remembers it, while fewer than the
-    // bound are held, and returns false.
-    bool seen(std::string_view token) {
-        const std::uint64_t hash = hash_of(token);
+    // True when `spelling` (never empty) is held; else adds it, while fewer than the bound are
+    // held, and returns false.
+    bool seen(std::string_view spelling) {
+        const std::uint64_t hash = hash_of(spelling);
         for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
             Slot& slot = slots_[i];
             if (slot.text.empty()) {
                 if (held_ >= bound_) return false;
-                slot = Slot{token, hash};
+                slot = Slot{spelling, hash};
                 if (++held_ * 2 > mask_) grow();
                 return false;
             }
-            // Up to 8 bytes the hash is one-to-one for a given length: equal hashes and lengths
-            // are equal spellings, with no byte compare.
-            if (slot.hash == hash && slot.text.size() == token.size() &&
-                (token.size() <= 8 || slot.text == token))
-                return true;
+            if (slot.hash == hash && equal(slot.text, spelling)) return true;
+        }
+    }
+
+    bool holds(std::string_view spelling) const {
+        const std::uint64_t hash = hash_of(spelling);
+        for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
+            const Slot& slot = slots_[i];
+            if (slot.text.empty()) return false;
+            if (slot.hash == hash && equal(slot.text, spelling)) return true;
         }
     }
 
@@ -120,6 +128,12 @@ private:
         std::string_view text;
         std::uint64_t hash = 0;
     };
+
+    // For two spellings of one hash. Up to 8 bytes the hash is one-to-one for a given length:
+    // equal lengths are equal spellings, with no byte compare.
+    static bool equal(std::string_view held, std::string_view spelling) {
+        return held.size() == spelling.size() && (spelling.size() <= 8 || held == spelling);
+    }
 
     static std::uint64_t load8(const char* at) {
         std::uint64_t word;
@@ -270,7 +284,7 @@ private:
         const bool path_shaped = is_path_shaped(spelling);
         std::string path = canonical(spelling, root_);
         if (!is_under(path, root_) || paths::has_temp_segment(path) || path == own_path_) return;
-        if (counted_.count(path) != 0) return;
+        if (counted_.holds(path)) return;
         if (!path_shaped) {
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
             // words gets a bounded number of them (docs/plan-gate.md, "File limit").
@@ -278,16 +292,16 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        counted_.insert(files_.emplace_back(std::move(path)));
+        counted_.seen(files_.emplace_back(std::move(path)));
     }
 
     const std::string root_;
     const std::string own_path_;
-    Spellings judged_{disk_lookup_limit};
+    SpellingSet judged_{disk_lookup_limit};
     std::unordered_set<std::string> looked_up_;
     // The files counted, in first-seen order; a deque, so the set's views into them stay put.
     std::deque<std::string> files_;
-    std::unordered_set<std::string_view> counted_;
+    SpellingSet counted_{std::numeric_limits<std::size_t>::max()};
 };
 
 } // namespace
