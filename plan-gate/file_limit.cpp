@@ -114,6 +114,9 @@ public:
         }
     }
 
+    // Adds `spelling` (never empty) while fewer than the bound are held.
+    void add(std::string_view spelling) { static_cast<void>(seen(spelling)); }
+
     bool holds(std::string_view spelling) const {
         const std::uint64_t hash = hash_of(spelling);
         for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
@@ -292,7 +295,7 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        counted_.seen(files_.emplace_back(std::move(path)));
+        counted_.add(files_.emplace_back(std::move(path)));
     }
 
     const std::string root_;
