@@ -74,6 +74,7 @@ constexpr std::array<NeedleSpec, detail::needle_count> needles{{
     {"subagent_type", 8, 9},            // "_t"
     {"VERDICT:", 0, 1},                 // "VE"
     {"<command-message>viber:", 0, 16}, // '<' ... '>'
+    {"plans", 0, 4},                    // 'p' ... 's'
 }};
 
 constexpr std::size_t longest_needle = [] {
@@ -93,11 +94,13 @@ inline bool confirm(const char* at, std::size_t needle) {
 }
 
 // Scans positions [from, to) of `data` (readable up to to + buffer_padding) and reports, in
-// position order, every newline (sink.newline(i)) and every needle start (sink.hit(i, needle)).
+// position order, every newline (sink.newline(i)) and every start of a needle in `Mask`
+// (sink.hit(i, needle)). sink.newline returns false when the needles it wants change after that
+// line: the kernel then stops and returns the position after the newline, else it returns `to`.
 // The portable kernel: a table from a byte to the needles that open with it keeps the per-byte
 // work to one lookup on the common path.
 template <std::uint32_t Mask, class Sink>
-void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+std::size_t kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     std::array<std::uint32_t, 256> opens{};
     for (std::size_t k = 0; k < needles.size(); ++k) {
         if ((Mask >> k) & 1u) opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
@@ -105,7 +108,7 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
     for (std::size_t i = from; i < to; ++i) {
         const auto c = static_cast<unsigned char>(data[i]);
         if (c == '\n') {
-            sink.newline(i);
+            if (!sink.newline(i)) return i + 1;
             continue;
         }
         for (std::uint32_t maybe = opens[c]; maybe != 0; maybe &= maybe - 1) {
@@ -113,6 +116,7 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
             if (confirm(data + i, k)) sink.hit(i, k);
         }
     }
+    return to;
 }
 
 // The vector types of the wider kernels pass only between functions flattened into one, so their
@@ -128,7 +132,7 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
 // splat inside the loop (two shuffle-port micro-ops each, on the port the compares need).
 // Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
 template <class V, std::uint32_t Mask, class Sink>
-inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     using Bytes = typename V::Bytes;
     using Lanes = typename V::Lanes;
     constexpr std::size_t width = V::width;
@@ -168,7 +172,7 @@ inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Si
             events &= ~(lane_ones << (lane * per_byte));
             const std::size_t pos = block + lane;
             if ((newlines >> bit) & 1u) {
-                sink.newline(pos);
+                if (!sink.newline(pos)) return pos + 1;
                 continue;
             }
             for (std::size_t k = 0; k < needles.size(); ++k) {
@@ -177,6 +181,7 @@ inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Si
             }
         }
     }
+    return to;
 }
 
 #if VIBER_X86_64
@@ -249,20 +254,20 @@ struct Avx512 {
 #endif
 
 template <std::uint32_t Mask, class Sink>
-__attribute__((flatten)) void kernel_sse2(const char* data, std::size_t from, std::size_t to,
-                                          Sink& sink) {
-    kernel_vector<Sse2, Mask>(data, from, to, sink);
+__attribute__((flatten)) std::size_t kernel_sse2(const char* data, std::size_t from, std::size_t to,
+                                                 Sink& sink) {
+    return kernel_vector<Sse2, Mask>(data, from, to, sink);
 }
 #if VIBER_X86_WIDE
 template <std::uint32_t Mask, class Sink>
-__attribute__((target("avx2"), flatten)) void kernel_avx2(const char* data, std::size_t from,
-                                                          std::size_t to, Sink& sink) {
-    kernel_vector<Avx2, Mask>(data, from, to, sink);
+__attribute__((target("avx2"), flatten)) std::size_t kernel_avx2(const char* data, std::size_t from,
+                                                                 std::size_t to, Sink& sink) {
+    return kernel_vector<Avx2, Mask>(data, from, to, sink);
 }
 template <std::uint32_t Mask, class Sink>
-__attribute__((target("avx512f,avx512bw"), flatten)) void
+__attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    kernel_vector<Avx512, Mask>(data, from, to, sink);
+    return kernel_vector<Avx512, Mask>(data, from, to, sink);
 }
 bool cpu_has_avx2() {
     return __builtin_cpu_supports("avx2");
@@ -298,9 +303,9 @@ struct Neon {
 };
 
 template <std::uint32_t Mask, class Sink>
-__attribute__((flatten)) void kernel_neon(const char* data, std::size_t from, std::size_t to,
-                                          Sink& sink) {
-    kernel_vector<Neon, Mask>(data, from, to, sink);
+__attribute__((flatten)) std::size_t kernel_neon(const char* data, std::size_t from, std::size_t to,
+                                                 Sink& sink) {
+    return kernel_vector<Neon, Mask>(data, from, to, sink);
 }
 #endif
 
@@ -314,8 +319,8 @@ detail::Kernel resolve(detail::Kernel kernel) {
 }
 
 template <std::uint32_t Mask, class Sink>
-void run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to,
-                    Sink& sink) {
+std::size_t run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from,
+                           std::size_t to, Sink& sink) {
     switch (kernel) {
 #if VIBER_X86_WIDE
     case detail::Kernel::avx512:
@@ -336,44 +341,50 @@ void run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from, s
     }
 }
 
-// The needles one kind of scan can ever want (a superset of what Scanner::wanted() picks line by
-// line): plan-hints never asks for plan writes, dispatches or verdicts; plan-gate never for a
-// typed chain command.
-enum class NeedleSet { all, chain_signals, gate };
-
 constexpr std::uint32_t needle_bit(detail::Needle needle) {
     return 1u << needle;
 }
+
+// The needles a scan wants in one state (Scanner::wanted), in groups: the kernel is compiled for
+// each set the two hooks go through, so a line is searched only for what can change something
+// after the lines before it (plan-hints never for a plan write, a dispatch or a verdict; plan-gate
+// never for a typed chain command, and for neither dispatches nor verdicts before a plan write).
+constexpr std::uint32_t always_wanted =
+    needle_bit(detail::needle_permission_mode_type) | needle_bit(detail::needle_skill);
+constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mode_key) |
+                                        needle_bit(detail::needle_enter_plan_mode) |
+                                        needle_bit(detail::needle_string_content);
+constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
+// `plans` only qualifies a file_path: a plan path holds it, so a line without it is no plan write.
+constexpr std::uint32_t plan_write_needles =
+    needle_bit(detail::needle_file_path) | needle_bit(detail::needle_plans);
+constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
+constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
 constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
-constexpr std::uint32_t signal_needles =
-    needle_bit(detail::needle_permission_mode_type) |
-    needle_bit(detail::needle_permission_mode_key) | needle_bit(detail::needle_skill) |
-    needle_bit(detail::needle_enter_plan_mode) | needle_bit(detail::needle_string_content);
-constexpr std::uint32_t chain_signal_needles =
-    signal_needles | needle_bit(detail::needle_command_message);
-constexpr std::uint32_t gate_needles = signal_needles | needle_bit(detail::needle_file_path) |
-                                       needle_bit(detail::needle_subagent_type) |
-                                       needle_bit(detail::needle_verdict);
 
-NeedleSet needle_set(const Request& request) {
-    if (request.signals == Signals::planner_chain && !request.plan_writes)
-        return NeedleSet::chain_signals;
-    if (request.signals == Signals::planner && request.plan_writes) return NeedleSet::gate;
-    return NeedleSet::all;
-}
+constexpr std::uint32_t hints_set = always_wanted | chain_needles;
+constexpr std::uint32_t gate_set = always_wanted | plan_write_needles;
+constexpr std::uint32_t gate_dispatch_set = gate_set | dispatch_needles;
+constexpr std::uint32_t gate_verdict_set = gate_dispatch_set | verdict_needles;
 
+// Runs the kernel compiled for the smallest set holding `wanted` (all needles when none does);
+// returns what the kernel returns.
 template <class Sink>
-void run_kernel(detail::Kernel kernel, NeedleSet set, const char* data, std::size_t from,
-                std::size_t to, Sink& sink) {
-    switch (set) {
-    case NeedleSet::chain_signals:
-        return run_kernel_for<chain_signal_needles>(kernel, data, from, to, sink);
-    case NeedleSet::gate:
-        return run_kernel_for<gate_needles>(kernel, data, from, to, sink);
-    case NeedleSet::all:
-        break;
-    }
-    run_kernel_for<all_needles>(kernel, data, from, to, sink);
+std::size_t run_kernel(detail::Kernel kernel, std::uint32_t wanted, const char* data,
+                       std::size_t from, std::size_t to, Sink& sink) {
+    const auto holds = [wanted](std::uint32_t set) { return (wanted & ~set) == 0; };
+#define VIBER_RUN_KERNEL_FOR(set)                                                                  \
+    if (holds(set)) return run_kernel_for<set>(kernel, data, from, to, sink)
+    VIBER_RUN_KERNEL_FOR(hints_set);
+    VIBER_RUN_KERNEL_FOR(hints_set | entry_needles);
+    VIBER_RUN_KERNEL_FOR(gate_set);
+    VIBER_RUN_KERNEL_FOR(gate_set | entry_needles);
+    VIBER_RUN_KERNEL_FOR(gate_dispatch_set);
+    VIBER_RUN_KERNEL_FOR(gate_dispatch_set | entry_needles);
+    VIBER_RUN_KERNEL_FOR(gate_verdict_set);
+    VIBER_RUN_KERNEL_FOR(gate_verdict_set | entry_needles);
+#undef VIBER_RUN_KERNEL_FOR
+    return run_kernel_for<all_needles>(kernel, data, from, to, sink);
 }
 #pragma GCC diagnostic pop
 
@@ -655,7 +666,7 @@ private:
 class Scanner {
 public:
     Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
-        : request_(request), kernel_(resolve(kernel)), needle_set_(needle_set(request)),
+        : request_(request), kernel_(resolve(kernel)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
@@ -677,10 +688,12 @@ public:
             // read: those last bytes are scanned again after it.
             const std::size_t scan_to =
                 at_end ? filled : (filled > longest_needle - 1 ? filled - (longest_needle - 1) : 0);
-            if (scan_to > scanned) {
-                data_ = data;
-                run_kernel(kernel_, needle_set_, data, scanned, scan_to, *this);
-                scanned = scan_to;
+            data_ = data;
+            // The kernel stops after a line that changed the wanted needles; it goes on from there
+            // with the new ones.
+            while (scanned < scan_to && !failed_) {
+                kernel_needles_ = wanted();
+                scanned = run_kernel(kernel_, kernel_needles_, data, scanned, scan_to, *this);
             }
             if (failed_) return failed();
             if (at_end) {
@@ -709,7 +722,11 @@ public:
 
     // Kernel callbacks. A newline is rare next to the bytes between: its work stays out of line,
     // so the flattened kernels hold only the scan.
-    void newline(std::size_t at) { end_line(at); }
+    // True while the needles wanted stay those the kernel looks for.
+    bool newline(std::size_t at) {
+        end_line(at);
+        return wanted() == kernel_needles_;
+    }
     void hit(std::size_t, unsigned needle) { hits_ |= 1u << needle; }
 
 private:
@@ -730,7 +747,7 @@ private:
         if (request_.signals == Signals::planner_chain)
             mask |= 1u << detail::needle_command_message;
         if (request_.plan_writes) {
-            mask |= 1u << detail::needle_file_path;
+            mask |= plan_write_needles;
             if (scan_.last_plan_write && !request_.paired_agents.empty()) {
                 mask |= 1u << detail::needle_subagent_type;
                 // Verdict lines matter only once a kept dispatch could be closed by one.
@@ -740,15 +757,11 @@ private:
         return mask;
     }
 
-    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): a file_path
-    // without `plans` (every Read, Write and Edit carries one), a dispatch naming no paired agent,
-    // a verdict line that can close no kept dispatch.
+    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): a dispatch
+    // naming no paired agent, a verdict line that can close no kept dispatch.
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
         constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
         constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
-        if ((relevant & file_path) && held.find("plans") == std::string_view::npos)
-            relevant &= ~file_path;
         if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
         if (relevant & verdict) {
             // The parse decides whether the line is a dispatch; only a line that is none can be a
@@ -767,6 +780,11 @@ private:
         const std::uint64_t end = buffer_offset_ + at;
         const auto length = static_cast<std::size_t>(end - line_start_);
         std::uint32_t relevant = hits_ & wanted();
+        // A file_path matters only on a line holding `plans` (every Read, Write and Edit carries
+        // one); `plans` alone never does.
+        if (!(relevant & needle_bit(detail::needle_plans)))
+            relevant &= ~needle_bit(detail::needle_file_path);
+        relevant &= ~needle_bit(detail::needle_plans);
         if (relevant != 0 && !line_dropped_) {
             relevant = worth_parsing(
                 relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
@@ -932,7 +950,7 @@ private:
 
     const Request request_;
     const detail::Kernel kernel_;
-    const NeedleSet needle_set_; // the needles the kernel looks for at all
+    std::uint32_t kernel_needles_ = 0; // the needles the kernel looks for in this stretch
     const std::size_t buffer_size_;
     std::vector<char> buffer_;
     std::array<unsigned char, 16 * 1024> arena_{};
@@ -1169,12 +1187,15 @@ std::string_view needle_text(Needle needle) {
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     struct Collector {
         std::vector<std::uint32_t> lines{0};
-        void newline(std::size_t) { lines.push_back(0); }
+        bool newline(std::size_t) {
+            lines.push_back(0);
+            return true;
+        }
         void hit(std::size_t, unsigned needle) { lines.back() |= 1u << needle; }
     } collector;
     std::string padded(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(resolve(kernel), NeedleSet::all, padded.data(), 0, bytes.size(), collector);
+    run_kernel(resolve(kernel), all_needles, padded.data(), 0, bytes.size(), collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();
     return collector.lines;
