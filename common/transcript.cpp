@@ -87,6 +87,8 @@ constexpr std::size_t longest_needle = [] {
 // and a full needle for the confirming memcmp. They are zero, and no needle holds a zero byte.
 constexpr std::size_t buffer_padding = 128;
 static_assert(buffer_padding >= 16 + 64 + longest_needle);
+// A buffer index and the file offset it holds are equal modulo this (a cache line).
+constexpr std::size_t read_alignment = 64;
 
 inline bool confirm(const char* at, std::size_t needle) {
     const auto& text = needles[needle].text;
@@ -355,9 +357,10 @@ constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mod
                                         needle_bit(detail::needle_enter_plan_mode) |
                                         needle_bit(detail::needle_string_content);
 constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
-// `plans` only qualifies a file_path: a plan path holds it, so a line without it is no plan write.
-constexpr std::uint32_t plan_write_needles =
-    needle_bit(detail::needle_file_path) | needle_bit(detail::needle_plans);
+// A plan write's line holds both `file_path` and `plans` (in its path). The kernel looks for
+// `plans`, much the rarer (every Read, Write and Edit carries a file_path); Scanner::worth_parsing
+// checks the few lines holding it for a file_path.
+constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
 constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
 constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
 constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
@@ -670,15 +673,18 @@ public:
           buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
-        buffer_.assign(buffer_size_ + buffer_padding, '\0');
+        buffer_.assign(2 * read_alignment + buffer_size_ + buffer_padding, '\0');
         source_ = &source;
-        char* const data = buffer_.data();
+        char* const data =
+            buffer_.data() +
+            (read_alignment - reinterpret_cast<std::uintptr_t>(buffer_.data()) % read_alignment);
         std::size_t filled = 0;  // bytes of the buffer holding file data
         std::size_t scanned = 0; // buffer bytes already through the kernel
+        std::size_t lead = 0;    // buffer bytes before the data held (see below)
         bool at_end = false;
         for (;;) {
-            while (!at_end && filled < buffer_size_) {
-                const long got = source.read_some(data + filled, buffer_size_ - filled);
+            while (!at_end && filled < lead + buffer_size_) {
+                const long got = source.read_some(data + filled, lead + buffer_size_ - filled);
                 if (got < 0) return failed();
                 if (got == 0) at_end = true;
                 filled += static_cast<std::size_t>(got);
@@ -713,10 +719,15 @@ public:
                     keep = line_at;
                 }
             }
-            std::memmove(data, data + keep, filled - keep);
-            buffer_offset_ += keep;
-            filled -= keep;
-            scanned -= keep;
+            // buffer_offset_ stays a multiple of read_alignment, so each read copies between the
+            // same offsets in a cache line of the file and of the buffer (the OS copies mutually
+            // aligned bytes noticeably faster); the kept bytes keep their offset in the line.
+            const std::size_t rest = filled - keep;
+            lead = keep % read_alignment;
+            std::memmove(data + lead, data + keep, rest);
+            buffer_offset_ += keep - lead;
+            filled = lead + rest;
+            scanned = scanned - keep + lead;
         }
     }
 
@@ -757,9 +768,14 @@ private:
         return mask;
     }
 
-    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): a dispatch
-    // naming no paired agent, a verdict line that can close no kept dispatch.
+    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): `plans` on a
+    // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
+    // no kept dispatch.
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
+        constexpr std::uint32_t plans = 1u << detail::needle_plans;
+        if ((relevant & plans) &&
+            held.find(needles[detail::needle_file_path].text) == std::string_view::npos)
+            relevant &= ~plans;
         constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
         constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
         if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
@@ -780,11 +796,6 @@ private:
         const std::uint64_t end = buffer_offset_ + at;
         const auto length = static_cast<std::size_t>(end - line_start_);
         std::uint32_t relevant = hits_ & wanted();
-        // A file_path matters only on a line holding `plans` (every Read, Write and Edit carries
-        // one); `plans` alone never does.
-        if (!(relevant & needle_bit(detail::needle_plans)))
-            relevant &= ~needle_bit(detail::needle_file_path);
-        relevant &= ~needle_bit(detail::needle_plans);
         if (relevant != 0 && !line_dropped_) {
             relevant = worth_parsing(
                 relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
@@ -802,7 +813,7 @@ private:
                     relevant = worth_parsing(relevant, long_line_);
                     bytes = long_line_.data();
                 } else {
-                    bytes = buffer_.data() + (line_start_ - buffer_offset_);
+                    bytes = data_ + (line_start_ - buffer_offset_);
                 }
                 std::size_t size = length;
                 if (size > 0 && bytes[size - 1] == '\r') --size;
@@ -955,8 +966,8 @@ private:
     std::vector<char> buffer_;
     std::array<unsigned char, 16 * 1024> arena_{};
     Source* source_ = nullptr;
-    const char* data_ = nullptr;
-    std::uint64_t buffer_offset_ = 0; // file offset of buffer_[0]
+    char* data_ = nullptr;            // buffer_'s first cache-line boundary
+    std::uint64_t buffer_offset_ = 0; // file offset of data_[0], a multiple of read_alignment
     std::uint64_t line_start_ = 0;    // file offset of the current line's first byte
     bool line_dropped_ = false;       // the current line's start is no longer in the buffer
     std::uint32_t hits_ = 0;          // needles found in the current line
