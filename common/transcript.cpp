@@ -55,27 +55,43 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // The prefilter
 
-// Each needle is found by two of its bytes, chosen to be rare in transcript JSON (an uppercase
-// letter, `_`, `-`, `<`), compared a whole vector of positions at a time (16 with SSE2, 32 with
-// AVX2, 64 with AVX-512BW); a memcmp then confirms the match.
+// Each needle is found by two of its bytes, chosen to be rare in transcripts (an uppercase letter,
+// `_`, `-`, `>`, or a pair rare together), compared a whole vector of positions at a time (16 with
+// SSE2, 32 with AVX2, 64 with AVX-512BW); a memcmp then confirms the match. A vector kernel looks
+// for the first probe byte at each position itself, so every needle shares that one load (with
+// the newline compare), and for the second `second - first` bytes on: adjacent probe bytes share
+// the second load too. Unaligned loads, more than compares, are what a block costs.
 struct NeedleSpec {
     std::string_view text;
     unsigned first;  // offset of the first probe byte
-    unsigned second; // offset of the second probe byte
+    unsigned second; // offset of the second probe byte, after the first
 };
 
 constexpr std::array<NeedleSpec, detail::needle_count> needles{{
-    {"permission-mode", 10, 11},        // "-m"
-    {"permissionMode", 9, 10},          // "nM"
-    {"\"Skill\"", 1, 6},                // 'S' ... '"'
-    {"EnterPlanMode", 4, 5},            // "rP"
-    {"\"content\":\"", 1, 9},           // 'c' ... ':'
-    {"file_path", 4, 5},                // "_p"
-    {"subagent_type", 8, 9},            // "_t"
-    {"VERDICT:", 0, 1},                 // "VE"
-    {"<command-message>viber:", 0, 16}, // '<' ... '>'
-    {"plans", 0, 4},                    // 'p' ... 's'
+    {"permission-mode", 10, 11},         // "-m"
+    {"permissionMode", 9, 10},           // "nM"
+    {"\"Skill\"", 1, 2},                 // "Sk"
+    {"EnterPlanMode", 4, 5},             // "rP"
+    {"\"content\":\"", 7, 8},            // "t\""
+    {"file_path", 4, 5},                 // "_p"
+    {"subagent_type", 8, 9},             // "_t"
+    {"VERDICT:", 0, 1},                  // "VE"
+    {"<command-message>viber:", 16, 17}, // ">v"
+    {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
 }};
+
+// A vector kernel confirms a needle this many bytes before the position it found: the buffer keeps
+// that much before its first unscanned byte, zero where no data is.
+constexpr std::size_t look_behind = [] {
+    std::size_t most = 0;
+    for (const auto& n : needles) most = n.first > most ? n.first : most;
+    return most;
+}();
+static_assert([] {
+    for (const auto& n : needles)
+        if (n.second <= n.first || n.second >= n.text.size()) return false;
+    return true;
+}());
 
 constexpr std::size_t longest_needle = [] {
     std::size_t longest = 0;
@@ -133,6 +149,7 @@ std::size_t kernel_scalar(const char* data, std::size_t from, std::size_t to, Si
 // `pin` hides a splat's value from the optimiser, which would otherwise rebuild every constant
 // splat inside the loop (two shuffle-port micro-ops each, on the port the compares need).
 // Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
+// Positions are those of the first probe byte: the kernel reads `look_behind` bytes before `from`.
 template <class V, std::uint32_t Mask, class Sink>
 inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     using Bytes = typename V::Bytes;
@@ -151,14 +168,16 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
     for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
         Lanes match[detail::needle_count];
-        Lanes any = V::eq(V::load(at), newline); // newlines count as events too
+        const Bytes head = V::load(at);
+        Lanes any = V::eq(head, newline); // newlines count as events too
         const Lanes newline_lanes = any;
         // Unrolled, every probe offset and byte is a constant and shared loads are merged.
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < needles.size(); ++k) {
             if (!wanted(k)) continue;
-            match[k] = V::both(V::eq(V::load(at + needles[k].first), first_byte[k]),
-                               V::eq(V::load(at + needles[k].second), second_byte[k]));
+            match[k] = V::both(
+                V::eq(head, first_byte[k]),
+                V::eq(V::load(at + (needles[k].second - needles[k].first)), second_byte[k]));
             any = V::either(any, match[k]);
         }
         std::uint64_t events = V::bits(any);
@@ -178,8 +197,8 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
                 continue;
             }
             for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (((per_needle[k] >> bit) & 1u) && confirm(data + pos, k))
-                    sink.hit(pos, static_cast<unsigned>(k));
+                if (((per_needle[k] >> bit) & 1u) && confirm(data + pos - needles[k].first, k))
+                    sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
             }
         }
     }
@@ -673,11 +692,12 @@ public:
           buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
-        buffer_.assign(2 * read_alignment + buffer_size_ + buffer_padding, '\0');
+        // Zeros before the data for the kernels' look-behind, then room to align the data.
+        buffer_.assign(look_behind + 2 * read_alignment + buffer_size_ + buffer_padding, '\0');
         source_ = &source;
+        char* const front = buffer_.data() + look_behind;
         char* const data =
-            buffer_.data() +
-            (read_alignment - reinterpret_cast<std::uintptr_t>(buffer_.data()) % read_alignment);
+            front + (read_alignment - reinterpret_cast<std::uintptr_t>(front) % read_alignment);
         std::size_t filled = 0;  // bytes of the buffer holding file data
         std::size_t scanned = 0; // buffer bytes already through the kernel
         std::size_t lead = 0;    // buffer bytes before the data held (see below)
@@ -708,9 +728,10 @@ public:
                 scan_.readable = true;
                 return std::move(scan_);
             }
-            // Keep the unscanned tail, and the current line while it is short enough to be worth
-            // keeping; a longer one is dropped and read again only if it turns out a candidate.
-            std::size_t keep = scanned;
+            // Keep the unscanned tail (with the look-behind before it), and the current line while
+            // it is short enough to be worth keeping; a longer one is dropped and read again only
+            // if it turns out a candidate.
+            std::size_t keep = scanned - look_behind;
             if (!line_dropped_) {
                 const std::size_t line_at = static_cast<std::size_t>(line_start_ - buffer_offset_);
                 if (scanned - line_at > buffer_size_ / 2) {
@@ -725,6 +746,7 @@ public:
             const std::size_t rest = filled - keep;
             lead = keep % read_alignment;
             std::memmove(data + lead, data + keep, rest);
+            std::memset(data, 0, lead); // a stale byte must not complete a needle
             buffer_offset_ += keep - lead;
             filled = lead + rest;
             scanned = scanned - keep + lead;
@@ -1204,9 +1226,12 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
         }
         void hit(std::size_t, unsigned needle) { lines.back() |= 1u << needle; }
     } collector;
-    std::string padded(bytes);
+    // Zeros before (the kernels' look-behind) and after (their over-read).
+    std::string padded(look_behind, '\0');
+    padded.append(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(resolve(kernel), all_needles, padded.data(), 0, bytes.size(), collector);
+    run_kernel(resolve(kernel), all_needles, padded.data() + look_behind, 0, bytes.size(),
+               collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();
     return collector.lines;

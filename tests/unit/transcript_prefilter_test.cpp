@@ -263,3 +263,61 @@ BOOST_AUTO_TEST_CASE(a_file_path_line_is_parsed_when_plans_is_anywhere_on_it) {
         BOOST_TEST(!b.last_plan_write.has_value());
     }
 }
+
+// A vector kernel finds a needle by a probe byte up to 16 bytes into it and confirms it from its
+// start: the scanner keeps those bytes when it refills the buffer, for short lines kept whole and
+// for long lines it drops. Every needle, shifted across every refill point, is found by every
+// kernel at every buffer size.
+BOOST_AUTO_TEST_CASE(needles_straddling_a_refill_are_found_by_every_kernel) {
+    for (std::size_t pad = 0; pad < 90; ++pad) {
+        const std::string p(pad, 'x');
+        const std::string text =
+            R"({"pad":")" + p +
+            R"(","type":"permission-mode","permissionMode":"default"})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"Skill","input":{"skill":"planner"}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"EnterPlanMode","input":{}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/p.md"}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","id":"toolu_7","name":"Agent","input":{"subagent_type":"planner-review"}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"VERDICT: FAIL"}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","type":"user","message":{"content":"<command-message>viber:fixer</command-message>"}})"
+            "\n";
+        constexpr PairedAgent reviewers[] = {
+            {.name = "planner-review", .rule = PairRule::single_reviewer}};
+        for (const auto kernel :
+             {Kernel::scalar, Kernel::sse2, Kernel::avx2, Kernel::avx512, Kernel::neon}) {
+            for (std::size_t buffer = 64; buffer < 170; buffer += 3) {
+                const Scan gate = scan_bytes_with(text, Request{Signals::planner, true, reviewers},
+                                                  buffer, kernel);
+                BOOST_TEST_REQUIRE(gate.readable);
+                BOOST_TEST_REQUIRE(gate.episode_start == 1u, "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_signal == 2u, "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_signal_entry == 3u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write.has_value(),
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write->line == 4u);
+                BOOST_TEST_REQUIRE(gate.dispatches.size() == 1u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.verdicts.size() == 1u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE((gate.verdicts[0].value == Verdict::fail));
+                const Scan hints =
+                    scan_bytes_with(text, Request{Signals::planner_chain, false}, buffer, kernel);
+                BOOST_TEST_REQUIRE(hints.last_signal == 7u, "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(hints.episode_start == 1u);
+            }
+        }
+    }
+}
