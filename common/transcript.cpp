@@ -27,6 +27,9 @@
 // The vector kernels exist only where their instructions do; every other CPU runs the portable one.
 #if defined(__x86_64__)
 #include <immintrin.h>
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#endif
 #define VIBER_X86_64 1
 #else
 #define VIBER_X86_64 0
@@ -290,12 +293,24 @@ __attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     return kernel_vector<Avx512, Mask>(data, from, to, sink);
 }
+#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+// glibc has already asked the CPU (and the OS, for the register state) at start-up; libgcc's
+// __builtin_cpu_supports would ask again in a constructor, and under a hypervisor every cpuid
+// instruction is a trap that a short hook call notices.
+bool cpu_has_avx2() {
+    return CPU_FEATURE_ACTIVE(AVX2);
+}
+bool cpu_has_avx512bw() {
+    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
+}
+#else
 bool cpu_has_avx2() {
     return __builtin_cpu_supports("avx2");
 }
 bool cpu_has_avx512bw() {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
+#endif
 #endif
 #endif
 
@@ -692,12 +707,14 @@ public:
           buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
-        // Zeros before the data for the kernels' look-behind, then room to align the data.
-        buffer_.assign(look_behind + 2 * read_alignment + buffer_size_ + buffer_padding, '\0');
+        // Zeros before the data for the kernels' look-behind, then room to align the data. The
+        // rest is left as it is: a page of it the reads never reach is never touched.
+        buffer_.reset(new char[look_behind + 2 * read_alignment + buffer_size_ + buffer_padding]);
         source_ = &source;
-        char* const front = buffer_.data() + look_behind;
+        char* const front = buffer_.get() + look_behind;
         char* const data =
             front + (read_alignment - reinterpret_cast<std::uintptr_t>(front) % read_alignment);
+        std::memset(buffer_.get(), 0, static_cast<std::size_t>(data - buffer_.get()));
         std::size_t filled = 0;  // bytes of the buffer holding file data
         std::size_t scanned = 0; // buffer bytes already through the kernel
         std::size_t lead = 0;    // buffer bytes before the data held (see below)
@@ -985,8 +1002,8 @@ private:
     const detail::Kernel kernel_;
     std::uint32_t kernel_needles_ = 0; // the needles the kernel looks for in this stretch
     const std::size_t buffer_size_;
-    std::vector<char> buffer_;
-    std::array<unsigned char, 16 * 1024> arena_{};
+    std::unique_ptr<char[]> buffer_;
+    std::array<unsigned char, 16 * 1024> arena_; // uninitialised: untouched pages cost nothing
     Source* source_ = nullptr;
     char* data_ = nullptr;            // buffer_'s first cache-line boundary
     std::uint64_t buffer_offset_ = 0; // file offset of data_[0], a multiple of read_alignment
