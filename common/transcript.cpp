@@ -27,9 +27,6 @@
 // The vector kernels exist only where their instructions do; every other CPU runs the portable one.
 #if defined(__x86_64__)
 #include <immintrin.h>
-#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
-#include <sys/platform/x86.h>
-#endif
 #define VIBER_X86_64 1
 #else
 #define VIBER_X86_64 0
@@ -41,6 +38,13 @@
 #define VIBER_X86_WIDE 1
 #else
 #define VIBER_X86_WIDE 0
+#endif
+// Where the wide kernels exist, glibc (2.33 on) tells which of them the CPU runs.
+#if VIBER_X86_WIDE && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define VIBER_GLIBC_CPU_FEATURES 1
+#else
+#define VIBER_GLIBC_CPU_FEATURES 0
 #endif
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -293,7 +297,7 @@ __attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     return kernel_vector<Avx512, Mask>(data, from, to, sink);
 }
-#if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#if VIBER_GLIBC_CPU_FEATURES
 // glibc has already asked the CPU (and the OS, for the register state) at start-up; libgcc's
 // __builtin_cpu_supports would ask again in a constructor, and under a hypervisor every cpuid
 // instruction is a trap that a short hook call notices.
