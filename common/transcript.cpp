@@ -408,24 +408,24 @@ constexpr std::uint32_t gate_set = always_wanted | plan_write_needles;
 constexpr std::uint32_t gate_dispatch_set = gate_set | dispatch_needles;
 constexpr std::uint32_t gate_verdict_set = gate_dispatch_set | verdict_needles;
 
-// Runs the kernel compiled for the smallest set holding `wanted` (all needles when none does);
-// returns what the kernel returns.
+// Runs the kernel compiled for the first of `Sets` that holds `wanted` (all needles when none
+// does); returns what the kernel returns.
+template <std::uint32_t... Sets, class Sink>
+std::size_t run_kernel_in(detail::Kernel kernel, std::uint32_t wanted, const char* data,
+                          std::size_t from, std::size_t to, Sink& sink) {
+    std::size_t next = to;
+    const bool ran = (((wanted & ~Sets) == 0 &&
+                       (next = run_kernel_for<Sets>(kernel, data, from, to, sink), true)) ||
+                      ...);
+    return ran ? next : run_kernel_for<all_needles>(kernel, data, from, to, sink);
+}
+
 template <class Sink>
 std::size_t run_kernel(detail::Kernel kernel, std::uint32_t wanted, const char* data,
                        std::size_t from, std::size_t to, Sink& sink) {
-    const auto holds = [wanted](std::uint32_t set) { return (wanted & ~set) == 0; };
-#define VIBER_RUN_KERNEL_FOR(set)                                                                  \
-    if (holds(set)) return run_kernel_for<set>(kernel, data, from, to, sink)
-    VIBER_RUN_KERNEL_FOR(hints_set);
-    VIBER_RUN_KERNEL_FOR(hints_set | entry_needles);
-    VIBER_RUN_KERNEL_FOR(gate_set);
-    VIBER_RUN_KERNEL_FOR(gate_set | entry_needles);
-    VIBER_RUN_KERNEL_FOR(gate_dispatch_set);
-    VIBER_RUN_KERNEL_FOR(gate_dispatch_set | entry_needles);
-    VIBER_RUN_KERNEL_FOR(gate_verdict_set);
-    VIBER_RUN_KERNEL_FOR(gate_verdict_set | entry_needles);
-#undef VIBER_RUN_KERNEL_FOR
-    return run_kernel_for<all_needles>(kernel, data, from, to, sink);
+    return run_kernel_in<hints_set, hints_set | entry_needles, gate_set, gate_set | entry_needles,
+                         gate_dispatch_set, gate_dispatch_set | entry_needles, gate_verdict_set,
+                         gate_verdict_set | entry_needles>(kernel, wanted, data, from, to, sink);
 }
 #pragma GCC diagnostic pop
 
