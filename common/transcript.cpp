@@ -1011,18 +1011,26 @@ private:
         window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
     }
 
-    // The raw bytes of window line `index` again; nullopt when they cannot be read. Lines are
-    // read in blocks of up to block_size bytes holding the lines next to it in the direction
-    // they are visited (`forward`, or back), so consecutive lines cost one read between them.
+    // Window lines read again, a block of consecutive ones at a time.
+    struct Blocks {
+        std::string bytes;
+        std::uint64_t offset = 0; // of bytes[0] in the file
+    };
+
+    // The raw bytes of window line `index` again; nullopt when they cannot be read. A line not
+    // in `blocks` is read with the window lines next to it in the direction they are visited:
+    // forward up to line `last`, or back, at most block_size bytes. Each visit in one direction
+    // then reads every byte at most once, and a second direction has its own Blocks.
     static constexpr std::size_t block_size = 256 * 1024;
-    std::optional<std::string_view> raw_line(std::size_t index, bool forward) {
+    std::optional<std::string_view> raw_line(Blocks& blocks, std::size_t index, bool forward,
+                                             std::size_t last = 0) {
         const Deferred& entry = window_[index];
         const std::uint64_t end = entry.offset + entry.length;
-        if (entry.offset < block_offset_ || end > block_offset_ + block_.size()) {
+        if (entry.offset < blocks.offset || end > blocks.offset + blocks.bytes.size()) {
             std::uint64_t from = entry.offset;
             std::uint64_t to = end;
             if (forward) {
-                for (std::size_t j = index + 1; j < window_.size(); ++j) {
+                for (std::size_t j = index + 1; j <= last && j < window_.size(); ++j) {
                     const std::uint64_t next = window_[j].offset + window_[j].length;
                     if (next - from > block_size) break;
                     to = next;
@@ -1033,19 +1041,20 @@ private:
                     from = window_[j].offset;
                 }
             }
-            block_offset_ = from;
-            if (!source_->read_at(block_, from, static_cast<std::size_t>(to - from))) {
-                block_.clear();
+            blocks.offset = from;
+            if (!source_->read_at(blocks.bytes, from, static_cast<std::size_t>(to - from))) {
+                blocks.bytes.clear();
                 return std::nullopt;
             }
         }
-        return std::string_view(block_).substr(
-            static_cast<std::size_t>(entry.offset - block_offset_), entry.length);
+        return std::string_view(blocks.bytes)
+            .substr(static_cast<std::size_t>(entry.offset - blocks.offset), entry.length);
     }
 
     // Window line `index` copied into read_back_, ready to parse.
-    std::optional<std::string_view> parse_copy(std::size_t index, bool forward) {
-        const auto raw = raw_line(index, forward);
+    std::optional<std::string_view> parse_copy(Blocks& blocks, std::size_t index, bool forward,
+                                               std::size_t last = 0) {
+        const auto raw = raw_line(blocks, index, forward, last);
         if (!raw) return std::nullopt;
         read_back_.assign(*raw);
         return parse_ready(read_back_);
@@ -1077,8 +1086,8 @@ private:
                 return fail();
             window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(count));
             if (read_back_.capacity() > buffer_size_) std::string().swap(read_back_);
-            if (block_.capacity() > block_size) std::string().swap(block_);
-            block_.clear();
+            ahead_ = Blocks{};
+            behind_ = Blocks{};
         } catch (...) {
             return fail();
         }
@@ -1099,11 +1108,11 @@ private:
             if ((entry.needles & subagent) == 0 && scan_.dispatches.empty() &&
                 (who == Who::members || !single_open()))
                 continue;
-            const auto raw = raw_line(i, true);
+            const auto raw = raw_line(ahead_, i, true, count - 1);
             if (!raw) return false;
             const std::uint32_t relevant = worth_pairing(entry.needles, *raw, who);
             if (relevant == 0) continue;
-            const auto bytes = parse_copy(i, true);
+            const auto bytes = parse_copy(ahead_, i, true, count - 1);
             if (!bytes) return false;
             pair_line(entry.line, *bytes, relevant, who);
         }
@@ -1174,11 +1183,12 @@ private:
         std::optional<VerdictLine> verdict; // when it is a verdict line
     };
 
-    // Parses window line `entry` for what it is to `agent`.
-    bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role) {
+    // Parses window line `entry` for what it is to `agent` (read through `blocks`, see raw_line).
+    bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role, Blocks& blocks,
+                 bool forward, std::size_t last = 0) {
         role = LineRole{};
         const Deferred& deferred = window_[entry];
-        const auto bytes = parse_copy(entry, false);
+        const auto bytes = parse_copy(blocks, entry, forward, last);
         if (!bytes) return false;
         json::monotonic_resource arena(arena_.data(), arena_.size());
         // Held in the arena's storage: the parse is moved in, never copied out of the arena.
@@ -1235,8 +1245,11 @@ private:
         LineRole candidate; // a verdict candidate's, parsed while `role` holds a dispatch
         const auto closer = [&](const std::string& id) -> std::optional<VerdictLine> {
             for (auto it = later.rbegin(); it != later.rend(); ++it) {
+                // The verdict candidates are read forward, through their own blocks, so the walk
+                // back keeps its own.
+                const std::size_t latest = later.front().entry;
                 if (!id.empty()) {
-                    const auto raw = raw_line(it->entry, false);
+                    const auto raw = raw_line(ahead_, it->entry, true, latest);
                     if (!raw) {
                         readable = false;
                         return std::nullopt;
@@ -1244,7 +1257,7 @@ private:
                     if (!names(*raw, id)) continue;
                 }
                 if (!it->parsed) {
-                    if (!role_of(it->entry, agent, candidate)) {
+                    if (!role_of(it->entry, agent, candidate, ahead_, true, latest)) {
                         readable = false;
                         return std::nullopt;
                     }
@@ -1263,7 +1276,7 @@ private:
             const Deferred& deferred = window_[entry];
             bool may_dispatch = (deferred.needles & subagent_needle) != 0;
             if (may_dispatch) {
-                const auto raw = raw_line(entry, false);
+                const auto raw = raw_line(behind_, entry, false);
                 if (!raw) return std::nullopt;
                 may_dispatch = raw->find(agent.name) != std::string_view::npos;
             }
@@ -1272,7 +1285,7 @@ private:
                 if (deferred.needles & verdict_needle) later.push_back({entry, false, {}});
                 continue;
             }
-            if (!role_of(entry, agent, role)) return std::nullopt;
+            if (!role_of(entry, agent, role, behind_, false)) return std::nullopt;
             if (role.verdict) {
                 later.push_back({entry, true, std::move(role.verdict)});
                 continue;
@@ -1529,8 +1542,8 @@ private:
     bool failed_ = false;
     std::string long_line_;
     std::string read_back_; // a window line read again, to parse
-    std::string block_;     // window lines read again (raw_line)
-    std::uint64_t block_offset_ = 0;
+    Blocks ahead_;          // window lines read again in line order (raw_line)
+    Blocks behind_;         // ... and from the end back
     const std::size_t window_capacity_;
     std::vector<Deferred> window_;
     std::vector<SingleReviewer> singles_; // settle_later: per paired agent (single reviewers')
