@@ -1008,6 +1008,9 @@ private:
         if (window_.size() >= window_capacity_) {
             if (!absorb(window_capacity_ / 2)) return;
         }
+        // Reserved whole at once: growing would copy it and touch twice the pages (a page the
+        // window never reaches is never touched).
+        if (window_.capacity() == 0) window_.reserve(window_capacity_);
         window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
     }
 
