@@ -182,15 +182,21 @@ BOOST_AUTO_TEST_CASE(an_id_less_dispatch_is_closed_by_the_next_verdict_line) {
 }
 
 BOOST_AUTO_TEST_CASE(verdict_lines_naming_another_id_are_skipped) {
-    TranscriptBuilder t;
-    planner_session(t);
-    const std::size_t dispatch = t.dispatch("viber:planner-review", "toolu_01A");
-    t.tool_result("toolu_01AB", "VERDICT: PASS"); // another id that starts with A's
-    t.tool_result("", "VERDICT: PASS\nsee toolu_01B");
-    const std::size_t verdict = t.tool_result("", "VERDICT: FAIL\nfor toolu_01A, see above");
-    t.tool_result("toolu_01A", "VERDICT: PASS"); // A is closed: ignored
-    const auto reason = agreed(t, planner_text);
-    BOOST_TEST(refuses_on_pair(reason, "Next step: fix the findings.", dispatch, verdict));
+    // Lines naming a longer id that starts with the dispatch's, or another id, close nothing; the
+    // first line naming it closes it, in a tool_result or a task notification alike.
+    for (const bool notification : {false, true}) {
+        TranscriptBuilder t;
+        planner_session(t);
+        const std::size_t dispatch = t.dispatch("viber:planner-review", "toolu_01A");
+        t.tool_result("toolu_01AB", "VERDICT: PASS");
+        t.tool_result("", "VERDICT: PASS\nsee toolu_01B");
+        const std::size_t verdict =
+            notification ? t.task_notification("toolu_01A", "Review.\nVERDICT: FAIL\n")
+                         : t.tool_result("", "VERDICT: FAIL\nfor toolu_01A, see above");
+        t.tool_result("toolu_01A", "VERDICT: PASS"); // A is closed: ignored
+        BOOST_TEST(refuses_on_pair(agreed(t, planner_text), "Next step: fix the findings.",
+                                   dispatch, verdict));
+    }
 }
 
 BOOST_AUTO_TEST_CASE(an_overflowing_window_keeps_the_open_dispatch_and_the_pair_before_it) {
