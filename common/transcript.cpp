@@ -77,14 +77,14 @@ struct NeedleSpec {
 };
 
 constexpr std::array<NeedleSpec, detail::needle_count> needles{{
-    {"permission-mode", 10, 11},         // "-m"
-    {"permissionMode", 9, 10},           // "nM"
-    {"\"Skill\"", 1, 2},                 // "Sk"
-    {"EnterPlanMode", 4, 5},             // "rP"
-    {"\"content\":\"", 7, 8},            // "t\""
-    {"file_path", 4, 5},                 // "_p"
-    {"subagent_type", 8, 9},             // "_t"
-    {"VERDICT:", 0, 1},                  // "VE"
+    {"permission-mode", 10, 11}, // "-m"
+    {"permissionMode", 9, 10},   // "nM"
+    {"\"Skill\"", 1, 2},         // "Sk"
+    {"EnterPlanMode", 4, 5},     // "rP"
+    {"\"content\":\"", 7, 8},    // "t\""
+    {"file_path", 0, 4},         // 'f' ... '_' (shares the load of `plans` and `subagent_type`)
+    {"subagent_type", 4, 8},     // 'g' ... '_' ("_t" opens tool_use_id and *_tokens)
+    {"VERDICT:", 0, 1},          // "VE"
     {"<command-message>viber:", 16, 17}, // ">v"
     {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
 }};
@@ -205,6 +205,8 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
                 if (!sink.newline(pos)) return pos + 1;
                 continue;
             }
+            // Unrolled too, so each confirming memcmp has a constant size and is inlined.
+#pragma GCC unroll 16
             for (std::size_t k = 0; k < needles.size(); ++k) {
                 if (((per_needle[k] >> bit) & 1u) && confirm(data + pos - needles[k].first, k))
                     sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
@@ -397,10 +399,12 @@ constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mod
                                         needle_bit(detail::needle_enter_plan_mode) |
                                         needle_bit(detail::needle_string_content);
 constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
-// A plan write's line holds both `file_path` and `plans` (in its path). The kernel looks for
-// `plans`, much the rarer (every Read, Write and Edit carries a file_path); Scanner::worth_parsing
-// checks the few lines holding it for a file_path.
-constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
+// A plan write's line holds both `file_path` and `plans` (in its path): the kernel looks for both,
+// so a line hitting `plans` needs no second search for its file_path (a session whose dispatch
+// prompts all name the plan file has thousands of such lines). Scanner::worth_parsing_signals
+// keeps a line for a plan write only when it hit both.
+constexpr std::uint32_t plan_write_needles =
+    needle_bit(detail::needle_plans) | needle_bit(detail::needle_file_path);
 constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
 constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
 constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
@@ -880,19 +884,14 @@ private:
         return mask;
     }
 
-    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): `plans` on a
-    // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
-    // no kept dispatch.
-    std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        return worth_pairing(worth_parsing_signals(relevant, held), held, Who::all);
-    }
-
-    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held) const {
+    // Drops needles whose lines cannot matter, without a parse. From the line's hits alone:
+    // `plans` counts only with a file_path on the line, and a file_path alone (any Read, Write or
+    // Edit) is nothing (worth_pairing then reads the raw bytes for dispatches and verdicts).
+    static std::uint32_t worth_parsing_signals(std::uint32_t relevant) {
         constexpr std::uint32_t plans = 1u << detail::needle_plans;
-        if ((relevant & plans) &&
-            held.find(needles[detail::needle_file_path].text) == std::string_view::npos)
-            relevant &= ~plans;
-        return relevant;
+        constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
+        if ((relevant & file_path) == 0) relevant &= ~plans;
+        return relevant & ~file_path;
     }
 
     std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
@@ -930,7 +929,7 @@ private:
         const std::string_view held =
             line_dropped_ ? std::string_view()
                           : std::string_view(data_ + (line_start_ - buffer_offset_), length);
-        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held);
+        relevant = worth_parsing_signals(relevant);
         if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
             // Only pairing can want this line: its place is kept, its bytes are not parsed now.
             defer(line, line_start_, length, relevant);
@@ -949,7 +948,7 @@ private:
                         failed_ = true;
                         return;
                     }
-                    relevant = worth_parsing(relevant, long_line_);
+                    relevant = worth_pairing(relevant, long_line_, Who::all);
                     bytes = long_line_.data();
                 } else {
                     bytes = data_ + (line_start_ - buffer_offset_);
