@@ -399,12 +399,11 @@ constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mod
                                         needle_bit(detail::needle_enter_plan_mode) |
                                         needle_bit(detail::needle_string_content);
 constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
-// A plan write's line holds both `file_path` and `plans` (in its path): the kernel looks for both,
-// so a line hitting `plans` needs no second search for its file_path (a session whose dispatch
-// prompts all name the plan file has thousands of such lines). Scanner::worth_parsing_signals
-// keeps a line for a plan write only when it hit both.
-constexpr std::uint32_t plan_write_needles =
-    needle_bit(detail::needle_plans) | needle_bit(detail::needle_file_path);
+// A plan write's line holds both `file_path` and `plans` (in its path). The kernel looks for
+// `plans`, much the rarer (every Read, Write and Edit carries a file_path, and each needle looked
+// for costs every block of every transcript two compares); Scanner::worth_parsing_signals runs the
+// kernel again over the few lines holding it, for a file_path alone.
+constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
 constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
 constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
 constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
@@ -884,14 +883,36 @@ private:
         return mask;
     }
 
-    // Drops needles whose lines cannot matter, without a parse. From the line's hits alone:
-    // `plans` counts only with a file_path on the line, and a file_path alone (any Read, Write or
-    // Edit) is nothing (worth_pairing then reads the raw bytes for dispatches and verdicts).
-    static std::uint32_t worth_parsing_signals(std::uint32_t relevant) {
+    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): `plans` on a
+    // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
+    // no kept dispatch. `held` is a long line read again (not in the buffer).
+    std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
+        return worth_pairing(worth_parsing_signals(relevant, held, false), held, Who::all);
+    }
+
+    // `in_buffer`: `held` lies in the read buffer, which the kernel may read past its end.
+    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held,
+                                        bool in_buffer) const {
         constexpr std::uint32_t plans = 1u << detail::needle_plans;
-        constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
-        if ((relevant & file_path) == 0) relevant &= ~plans;
-        return relevant & ~file_path;
+        if ((relevant & plans) == 0) return relevant;
+        const bool file_path =
+            in_buffer ? holds_file_path(held)
+                      : held.find(needles[detail::needle_file_path].text) != std::string_view::npos;
+        return file_path ? relevant : relevant & ~plans;
+    }
+
+    // True when a line in the read buffer holds a file_path: the kernel, for that needle alone.
+    // A session whose dispatch prompts all name the plan file has `plans` on every dispatch line,
+    // and a byte-at-a-time search for a file_path on each was a tenth of the whole scan.
+    bool holds_file_path(std::string_view held) const {
+        struct Found {
+            bool any = false;
+            bool newline(std::size_t) { return true; } // the line holds none
+            void hit(std::size_t, unsigned) { any = true; }
+        } found;
+        run_kernel_for<needle_bit(detail::needle_file_path)>(kernel_, held.data(), 0, held.size(),
+                                                             found);
+        return found.any;
     }
 
     std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
@@ -929,7 +950,7 @@ private:
         const std::string_view held =
             line_dropped_ ? std::string_view()
                           : std::string_view(data_ + (line_start_ - buffer_offset_), length);
-        relevant = worth_parsing_signals(relevant);
+        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held, true);
         if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
             // Only pairing can want this line: its place is kept, its bytes are not parsed now.
             defer(line, line_start_, length, relevant);
@@ -948,7 +969,7 @@ private:
                         failed_ = true;
                         return;
                     }
-                    relevant = worth_pairing(relevant, long_line_, Who::all);
+                    relevant = worth_parsing(relevant, long_line_);
                     bytes = long_line_.data();
                 } else {
                     bytes = data_ + (line_start_ - buffer_offset_);
