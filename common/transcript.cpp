@@ -167,13 +167,17 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
     constexpr unsigned per_byte = V::bits_per_byte;
     constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
     const Bytes newline = V::pin(V::splat('\n'));
+    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     Bytes first_byte[detail::needle_count];
     Bytes second_byte[detail::needle_count];
+    // Only the needles looked for: a pinned splat is never dropped, and a short call (one line
+    // searched for one needle) would pay for them all.
+#pragma GCC unroll 16
     for (std::size_t k = 0; k < needles.size(); ++k) {
+        if (!wanted(k)) continue;
         first_byte[k] = V::pin(V::splat(needles[k].text[needles[k].first]));
         second_byte[k] = V::pin(V::splat(needles[k].text[needles[k].second]));
     }
-    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
         Lanes match[detail::needle_count];
