@@ -70,11 +70,37 @@ void prepare_standard_streams() {
     std::signal(SIGPIPE, SIG_IGN);
 }
 
+namespace {
+
+// The bytes a regular file still holds from the descriptor's position on; nullopt for a pipe, a
+// terminal or anything else whose size is not known ahead.
+std::optional<std::size_t> regular_file_bytes_left(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    const off_t position = ::lseek(fd, 0, SEEK_CUR);
+    if (position < 0 || position > st.st_size) return std::size_t{0};
+    return static_cast<std::size_t>(st.st_size - position);
+}
+
+} // namespace
+
 std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
-    std::string bytes;
     const auto total_deadline = Clock::now() + limits.total;
-    char buffer[64 * 1024];
+    // Bytes go straight into the result. A regular file is sized once (one more byte than it
+    // holds, so the read that finds its end needs no growth); a pipe grows geometrically from
+    // 64 KiB. Never more than one byte past the cap, the byte that shows the cap was passed.
+    const std::size_t bound = limits.max_bytes == std::string().max_size()
+                                  ? limits.max_bytes
+                                  : limits.max_bytes + 1;
+    const std::optional<std::size_t> file_bytes = regular_file_bytes_left(fd);
+    std::string bytes;
+    std::size_t used = 0;
+    bytes.resize(std::min(bound, file_bytes ? *file_bytes + 1 : std::size_t{64} * 1024));
     for (;;) {
+        if (used == bytes.size()) {
+            if (used >= bound) return std::nullopt;
+            bytes.resize(std::min(bound, used * 2));
+        }
         pollfd pfd{fd, POLLIN, 0};
         const int ready =
             ::poll(&pfd, 1, poll_ms(total_deadline, static_cast<int>(limits.idle.count())));
@@ -83,14 +109,17 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
             return std::nullopt;
         }
         if (ready == 0) return std::nullopt; // idle or total bound passed with no data
-        const ssize_t got = ::read(fd, buffer, sizeof buffer);
+        const ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
         if (got < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;
             return std::nullopt;
         }
-        if (got == 0) return bytes;
-        if (bytes.size() + static_cast<std::size_t>(got) > limits.max_bytes) return std::nullopt;
-        bytes.append(buffer, static_cast<std::size_t>(got));
+        if (got == 0) {
+            bytes.resize(used);
+            return bytes;
+        }
+        used += static_cast<std::size_t>(got);
+        if (used > limits.max_bytes) return std::nullopt;
         if (Clock::now() >= total_deadline) return std::nullopt;
     }
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
+#include <boost/json/string.hpp>
+#include <boost/json/value.hpp>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -96,22 +98,29 @@ constexpr std::size_t lifted_string_bytes = 64 * 1024;
 constexpr std::string_view lift_mark = "\\u0000viber-lifted:";                  // in the bytes
 constexpr std::string_view lift_text = std::string_view("\0viber-lifted:", 14); // decoded
 
-void append_utf8(std::string& out, unsigned cp) {
+// Writes `cp` as UTF-8 at `out`; returns the bytes written (at most 4, never more than the 6 of
+// the escape it came from).
+std::size_t put_utf8(char* out, unsigned cp) {
     if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        out[0] = static_cast<char>(cp);
+        return 1;
     }
+    if (cp < 0x800) {
+        out[0] = static_cast<char>(0xC0 | (cp >> 6));
+        out[1] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = static_cast<char>(0xE0 | (cp >> 12));
+        out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = static_cast<char>(0xF0 | (cp >> 18));
+    out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 4;
 }
 
 // True when one of the 8 bytes in `word` is `"`, `\` or a control byte (below 0x20): the bytes a
@@ -128,15 +137,25 @@ bool is_special_byte(char c) {
     return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
 }
 
-// Decodes the string body that starts at `at` (just after its opening quote) as Boost.JSON does
-// with invalid UTF-8 allowed: any byte from 0x20 but `"` and `\` as it is, the nine escapes,
-// `\uXXXX` with surrogates in pairs. Returns the offset of the closing quote, or npos when the
-// body holds what Boost.JSON rejects or never ends; `escaped` says whether it held an escape.
-std::size_t decode_string(std::string_view bytes, std::size_t at, std::string& out, bool& escaped) {
-    out.clear();
-    escaped = false;
+// One decoded string body: where its closing quote is, how long the decoded text is, whether the
+// body held an escape, and whether one of those was a lone surrogate.
+struct DecodedBody {
+    std::size_t close = std::string_view::npos; // npos: Boost.JSON rejects the body
+    std::size_t size = 0;
+    bool escaped = false;
+    bool lone_surrogate = false;
+};
+
+// Decodes the string body that starts at `at` (just after its opening quote) into `out`, which
+// has room for every byte left in `bytes` (a decoded body is never longer than its spelling), as
+// Boost.JSON does with invalid UTF-8 allowed and after replace_lone_surrogates: any byte from
+// 0x20 but `"` and `\` as it is, the nine escapes, `\uXXXX` with surrogates in pairs and a lone
+// one as U+FFFD. `close` is npos when the body holds what Boost.JSON rejects or never ends.
+DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
+    DecodedBody body;
     const char* const data = bytes.data();
     const std::size_t size = bytes.size();
+    std::size_t put = 0;
     for (;;) {
         std::size_t run = at;
         // Eight bytes a step over the plain runs between escapes.
@@ -145,104 +164,127 @@ std::size_t decode_string(std::string_view bytes, std::size_t at, std::string& o
             if (holds_special_byte(word)) break;
         }
         while (run < size && !is_special_byte(data[run])) ++run;
-        out.append(data + at, run - at);
+        std::memcpy(out + put, data + at, run - at);
+        put += run - at;
         at = run;
-        if (at == size) return std::string_view::npos;
-        if (data[at] == '"') return at;
-        if (data[at] != '\\' || at + 1 == size) return std::string_view::npos; // a control byte
-        escaped = true;
+        if (at == size) return body;
+        if (data[at] == '"') {
+            body.close = at;
+            body.size = put;
+            return body;
+        }
+        if (data[at] != '\\' || at + 1 == size) return body; // a control byte
+        body.escaped = true;
         const char kind = data[at + 1];
         at += 2;
         switch (kind) {
         case '"':
-            out.push_back('"');
-            break;
         case '\\':
-            out.push_back('\\');
-            break;
         case '/':
-            out.push_back('/');
+            out[put++] = kind;
             break;
         case 'b':
-            out.push_back('\b');
+            out[put++] = '\b';
             break;
         case 'f':
-            out.push_back('\f');
+            out[put++] = '\f';
             break;
         case 'n':
-            out.push_back('\n');
+            out[put++] = '\n';
             break;
         case 'r':
-            out.push_back('\r');
+            out[put++] = '\r';
             break;
         case 't':
-            out.push_back('\t');
+            out[put++] = '\t';
             break;
         case 'u': {
             const long unit = escaped_unit(data, size, at - 2);
-            if (unit < 0 || is_low_surrogate(unit)) return std::string_view::npos;
+            if (unit < 0) return body;
             at += 4;
-            if (!is_high_surrogate(unit)) {
-                append_utf8(out, static_cast<unsigned>(unit));
-                break;
+            const long low = is_high_surrogate(unit) ? escaped_unit(data, size, at) : -1;
+            if (is_low_surrogate(low)) {
+                at += 6;
+                put += put_utf8(out + put, 0x10000 + ((static_cast<unsigned>(unit) - 0xD800) << 10) +
+                                               (static_cast<unsigned>(low) - 0xDC00));
+            } else if (is_high_surrogate(unit) || is_low_surrogate(unit)) {
+                // The escape after a lone high one is read on its own, as replace_lone_surrogates
+                // leaves it.
+                body.lone_surrogate = true;
+                put += put_utf8(out + put, 0xFFFD);
+            } else {
+                put += put_utf8(out + put, static_cast<unsigned>(unit));
             }
-            const long low = escaped_unit(data, size, at);
-            if (!is_low_surrogate(low)) return std::string_view::npos;
-            at += 6;
-            append_utf8(out, 0x10000 + ((static_cast<unsigned>(unit) - 0xD800) << 10) +
-                                 (static_cast<unsigned>(low) - 0xDC00));
             break;
         }
         default:
-            return std::string_view::npos;
+            return body;
         }
     }
 }
 
-// `bytes` with each long escaped string value replaced by a placeholder, and the decoded strings;
-// nullopt when nothing is worth lifting or something is off (then Boost.JSON parses the bytes).
+// `bytes` with each long escaped string value replaced by a placeholder, and the decoded strings
+// (each decoded straight into the string the parsed value will own). `lifted` is false when
+// nothing is worth lifting or something is off (then Boost.JSON parses the bytes). `complete`
+// says every string was decoded, so `kept_lone_surrogate` tells whether a string left to
+// Boost.JSON holds a lone surrogate escape (it then needs replace_lone_surrogates first).
 struct Lifted {
+    bool lifted = false;
+    bool complete = false;
+    bool kept_lone_surrogate = false;
     std::string bytes;
-    std::vector<std::string> strings;
+    std::vector<boost::json::string> strings;
 };
 
-std::optional<Lifted> lift_long_strings(std::string_view bytes) {
-    if (bytes.size() < lifted_string_bytes || bytes.find(lift_mark) != std::string_view::npos)
-        return std::nullopt;
+Lifted lift_long_strings(std::string_view bytes) {
     Lifted lifted;
+    boost::json::string decoded;
+    if (bytes.size() < lifted_string_bytes || bytes.size() > decoded.max_size()) return lifted;
     std::size_t copied = 0; // bytes[0, copied) are in lifted.bytes
     std::size_t at = 0;
-    std::string decoded;
+    // Room for every byte left: only the pages a decode writes are ever touched, and a lifted
+    // string moves into the parsed value as it is.
+    decoded.reserve(bytes.size());
     for (;;) {
         // Outside strings a quote always opens one (in bytes Boost.JSON accepts).
         const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
         if (quote == nullptr) break;
         const auto open = static_cast<std::size_t>(static_cast<const char*>(quote) - bytes.data());
-        bool escaped = false;
-        const std::size_t close = decode_string(bytes, open + 1, decoded, escaped);
-        if (close == std::string_view::npos) return std::nullopt;
-        at = close + 1;
-        if (close - open - 1 < lifted_string_bytes || !escaped) continue;
-        // A key stays where it is: only values are swapped back.
-        std::size_t next = at;
-        while (next < bytes.size() && (bytes[next] == ' ' || bytes[next] == '\t' ||
-                                       bytes[next] == '\n' || bytes[next] == '\r'))
-            ++next;
-        if (next < bytes.size() && bytes[next] == ':') continue;
+        const DecodedBody body = decode_string(bytes, open + 1, decoded.data());
+        if (body.close == std::string_view::npos) return lifted;
+        at = body.close + 1;
+        bool lift = body.close - open - 1 >= lifted_string_bytes && body.escaped;
+        if (lift) {
+            // A key stays where it is: only values are swapped back.
+            std::size_t next = at;
+            while (next < bytes.size() && (bytes[next] == ' ' || bytes[next] == '\t' ||
+                                           bytes[next] == '\n' || bytes[next] == '\r'))
+                ++next;
+            lift = next == bytes.size() || bytes[next] != ':';
+        }
+        if (!lift) {
+            lifted.kept_lone_surrogate = lifted.kept_lone_surrogate || body.lone_surrogate;
+            continue;
+        }
         lifted.bytes.append(bytes.data() + copied, open + 1 - copied);
         lifted.bytes += lift_mark;
         lifted.bytes += std::to_string(lifted.strings.size());
-        copied = close;
+        copied = body.close;
+        decoded.grow(body.size);
         lifted.strings.push_back(std::move(decoded));
-        decoded = std::string();
+        decoded = boost::json::string();
+        decoded.reserve(bytes.size() - at);
     }
-    if (lifted.strings.empty()) return std::nullopt;
+    lifted.complete = true;
+    if (lifted.strings.empty()) return lifted;
     lifted.bytes.append(bytes.data() + copied, bytes.size() - copied);
+    lifted.lifted = true;
     return lifted;
 }
 
-// Puts each lifted string back where its placeholder is; false when one is missing.
-bool restore_long_strings(boost::json::value& root, std::vector<std::string>& strings) {
+// Puts each lifted string back where its placeholder is (moved, not copied); false when one is
+// missing or a placeholder spelling came from the payload itself.
+bool restore_long_strings(boost::json::value& root, std::vector<boost::json::string>& strings) {
     std::size_t restored = 0;
     std::vector<boost::json::value*> stack{&root};
     while (!stack.empty()) {
@@ -261,13 +303,19 @@ bool restore_long_strings(boost::json::value& root, std::vector<std::string>& st
                 index = index * 10 + static_cast<std::size_t>(c - '0');
             }
             if (index >= strings.size()) return false;
-            value->get_string() =
-                boost::json::string_view(strings[index].data(), strings[index].size());
-            std::string().swap(strings[index]);
+            value->get_string() = std::move(strings[index]);
             ++restored;
         }
     }
     return restored == strings.size();
+}
+
+boost::json::parse_options payload_options() {
+    boost::json::parse_options options;
+    options.max_depth = 1024;
+    // A stray invalid byte in a command must not switch a guard off.
+    options.allow_invalid_utf8 = true;
+    return options;
 }
 
 } // namespace
@@ -283,25 +331,26 @@ std::size_t replace_lone_surrogates(char* bytes, std::size_t size) {
 }
 
 std::optional<boost::json::object> parse_object(std::string_view bytes) {
+    boost::system::error_code ec;
+    // One pass over the strings decodes the long ones and finds out whether a lone surrogate
+    // escape needs rewriting, so a payload without one is not scanned a second time for it.
+    Lifted lifted = lift_long_strings(bytes);
     std::string rewritten;
-    if (next_lone_surrogate(bytes.data(), bytes.size(), 0) < bytes.size()) {
+    const bool may_hold_lone_surrogate = !lifted.complete || lifted.kept_lone_surrogate;
+    if (may_hold_lone_surrogate && next_lone_surrogate(bytes.data(), bytes.size(), 0) < bytes.size()) {
         // Only a payload holding a lone surrogate pays for the copy.
         rewritten.assign(bytes);
         replace_lone_surrogates(rewritten.data(), rewritten.size());
         bytes = rewritten;
+        if (lifted.kept_lone_surrogate) lifted = lift_long_strings(bytes);
     }
-    boost::json::parse_options options;
-    options.max_depth = 1024;
-    // A stray invalid byte in a command must not switch a guard off.
-    options.allow_invalid_utf8 = true;
-    boost::system::error_code ec;
-    if (std::optional<Lifted> lifted = lift_long_strings(bytes)) {
-        boost::json::value value = boost::json::parse(lifted->bytes, ec, {}, options);
-        if (!ec && value.is_object() && restore_long_strings(value, lifted->strings))
+    if (lifted.lifted) {
+        boost::json::value value = boost::json::parse(lifted.bytes, ec, {}, payload_options());
+        if (!ec && value.is_object() && restore_long_strings(value, lifted.strings))
             return std::move(value.as_object());
         ec.clear(); // decide on the bytes themselves
     }
-    boost::json::value value = boost::json::parse(bytes, ec, {}, options);
+    boost::json::value value = boost::json::parse(bytes, ec, {}, payload_options());
     if (ec || !value.is_object()) return std::nullopt;
     return std::move(value.as_object());
 }
