@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,6 +50,20 @@ std::optional<std::tm> utc_calendar(std::time_t seconds) {
     std::tm tm{};
     if (::gmtime_r(&seconds, &tm) == nullptr) return std::nullopt;
     return tm;
+}
+
+void expect_large_write(void* data, std::size_t size) {
+#ifdef __linux__
+    constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
+    const std::uintptr_t last = (begin + size) & ~(huge_page - 1);
+    // Only whole huge pages inside the buffer: a hint never reaches memory the buffer does not own.
+    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)size;
+#endif
 }
 
 bool contains_bytes(std::string_view haystack, std::string_view needle) {
@@ -95,11 +110,16 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     const std::optional<std::size_t> file_bytes = regular_file_bytes_left(fd);
     std::string bytes;
     std::size_t used = 0;
-    bytes.resize(std::min(bound, file_bytes ? *file_bytes + 1 : std::size_t{64} * 1024));
+    const auto grow_to = [&](std::size_t size) {
+        bytes.reserve(size);
+        expect_large_write(bytes.data(), bytes.capacity());
+        bytes.resize(size);
+    };
+    grow_to(std::min(bound, file_bytes ? *file_bytes + 1 : std::size_t{64} * 1024));
     for (;;) {
         if (used == bytes.size()) {
             if (used >= bound) return std::nullopt;
-            bytes.resize(std::min(bound, used * 2));
+            grow_to(std::min(bound, used * 2));
         }
         pollfd pfd{fd, POLLIN, 0};
         const int ready =

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace viber {
 
 std::optional<std::string> read_bounded(os::Stream stream, const StdinLimits& limits) {
@@ -123,6 +127,7 @@ std::size_t put_utf8(char* out, unsigned cp) {
     return 4;
 }
 
+#ifndef __SSE2__
 // True when one of the 8 bytes in `word` is `"`, `\` or a control byte (below 0x20): the bytes a
 // string body cannot hold as they are.
 bool holds_special_byte(std::uint64_t word) {
@@ -132,9 +137,36 @@ bool holds_special_byte(std::uint64_t word) {
     return has_zero(word ^ (ones * '"')) || has_zero(word ^ (ones * '\\')) ||
            ((word - ones * 0x20) & ~word & highs) != 0;
 }
+#endif
 
 bool is_special_byte(char c) {
     return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+}
+
+// The end of the plain run of string body bytes from `at`: the offset of the first `"`, `\` or
+// control byte, or `size`. Sixteen bytes a step with SSE2 (every x86-64 CPU), else eight.
+std::size_t plain_run_end(const char* data, std::size_t size, std::size_t at) {
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i highest_control = _mm_set1_epi8(0x1F);
+    for (; at + 16 <= size; at += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
+        // max(b, 0x1F) == 0x1F exactly when b, unsigned, is below 0x20.
+        const __m128i special = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+            _mm_cmpeq_epi8(_mm_max_epu8(bytes, highest_control), highest_control));
+        if (const int mask = _mm_movemask_epi8(special); mask != 0)
+            return at + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#else
+    for (std::uint64_t word = 0; at + 8 <= size; at += 8) {
+        std::memcpy(&word, data + at, 8);
+        if (holds_special_byte(word)) break;
+    }
+#endif
+    while (at < size && !is_special_byte(data[at])) ++at;
+    return at;
 }
 
 // One decoded string body: where its closing quote is, how long the decoded text is, whether the
@@ -157,13 +189,7 @@ DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
     const std::size_t size = bytes.size();
     std::size_t put = 0;
     for (;;) {
-        std::size_t run = at;
-        // Eight bytes a step over the plain runs between escapes.
-        for (std::uint64_t word = 0; run + 8 <= size; run += 8) {
-            std::memcpy(&word, data + run, 8);
-            if (holds_special_byte(word)) break;
-        }
-        while (run < size && !is_special_byte(data[run])) ++run;
+        std::size_t run = plain_run_end(data, size, at);
         std::memcpy(out + put, data + at, run - at);
         put += run - at;
         at = run;
@@ -245,6 +271,7 @@ Lifted lift_long_strings(std::string_view bytes) {
     // Room for every byte left: only the pages a decode writes are ever touched, and a lifted
     // string moves into the parsed value as it is.
     decoded.reserve(bytes.size());
+    os::expect_large_write(decoded.data(), decoded.capacity());
     for (;;) {
         // Outside strings a quote always opens one (in bytes Boost.JSON accepts).
         const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
@@ -274,6 +301,7 @@ Lifted lift_long_strings(std::string_view bytes) {
         lifted.strings.push_back(std::move(decoded));
         decoded = boost::json::string();
         decoded.reserve(bytes.size() - at);
+        os::expect_large_write(decoded.data(), decoded.capacity());
     }
     lifted.complete = true;
     if (lifted.strings.empty()) return lifted;
