@@ -60,6 +60,12 @@ void expect_large_write(void* data, std::size_t size) {
     const std::uintptr_t last = (begin + size) & ~(huge_page - 1);
     // Only whole huge pages inside the buffer: a hint never reaches memory the buffer does not own.
     if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+    const std::uintptr_t page_first = (begin + 4095) & ~std::uintptr_t{4095};
+    const std::uintptr_t page_last = (begin + size) & ~std::uintptr_t{4095};
+    if (page_last > page_first) ::madvise(reinterpret_cast<void*>(page_first), page_last - page_first, MADV_POPULATE_WRITE);
 #else
     (void)data;
     (void)size;
