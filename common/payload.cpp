@@ -147,9 +147,12 @@ bool is_special_byte(char c) {
     return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
 }
 
-// The end of the plain run of string body bytes from `at`: the offset of the first `"`, `\` or
-// control byte, or `size`. Sixteen bytes a step with SSE2 (every x86-64 CPU), else eight.
-std::size_t plain_run_end(const char* data, std::size_t size, std::size_t at) {
+// Copies the plain run of string body bytes from `at` (up to the first `"`, `\` or control byte,
+// or `size`) to `out`, and returns where the run ends. `out` is a buffer of its own or lies at or
+// before `data + at` (decoding in place): every byte is read before anything is written over it.
+// Sixteen bytes a step with SSE2 (every x86-64 CPU), copied as they are scanned; else eight.
+std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, char* out) {
+    const std::size_t start = at;
 #ifdef __SSE2__
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
@@ -160,16 +163,22 @@ std::size_t plain_run_end(const char* data, std::size_t size, std::size_t at) {
         const __m128i special = _mm_or_si128(
             _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
             _mm_cmpeq_epi8(_mm_max_epu8(bytes, highest_control), highest_control));
-        if (const int mask = _mm_movemask_epi8(special); mask != 0)
-            return at + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+        if (const int mask = _mm_movemask_epi8(special); mask != 0) {
+            const auto plain = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+            std::memmove(out + (at - start), data + at, plain);
+            return at + plain;
+        }
+        // The next load starts past what this store can reach.
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (at - start)), bytes);
     }
 #else
     for (std::uint64_t word = 0; at + 8 <= size; at += 8) {
         std::memcpy(&word, data + at, 8);
         if (holds_special_byte(word)) break;
     }
+    std::memmove(out, data + start, at - start);
 #endif
-    while (at < size && !is_special_byte(data[at])) ++at;
+    for (; at < size && !is_special_byte(data[at]); ++at) out[at - start] = data[at];
     return at;
 }
 
@@ -194,9 +203,7 @@ DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
     const std::size_t size = bytes.size();
     std::size_t put = 0;
     for (;;) {
-        std::size_t run = plain_run_end(data, size, at);
-        // `out` may be the body itself (decoding in place): the text only ever moves left.
-        if (out + put != data + at) std::memmove(out + put, data + at, run - at);
+        const std::size_t run = copy_plain_run(data, size, at, out + put);
         put += run - at;
         at = run;
         if (at == size) return body;
