@@ -154,6 +154,12 @@ bool is_special_byte(char c) {
 std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, char* out) {
     const std::size_t start = at;
 #ifdef __SSE2__
+    // In place, `out` trails the input by the bytes the escapes so far saved: from 16 on, a whole
+    // vector stored at `out` ends before the first byte not yet read. A buffer of its own has room
+    // for every byte left, so a whole vector always fits.
+    const std::uintptr_t trail =
+        reinterpret_cast<std::uintptr_t>(data + at) - reinterpret_cast<std::uintptr_t>(out);
+    const bool far_behind = trail >= 16;
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
     const __m128i highest_control = _mm_set1_epi8(0x1F);
@@ -165,7 +171,12 @@ std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, c
             _mm_cmpeq_epi8(_mm_max_epu8(bytes, highest_control), highest_control));
         if (const int mask = _mm_movemask_epi8(special); mask != 0) {
             const auto plain = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-            std::memmove(out + (at - start), data + at, plain);
+            // All 16 bytes when that writes over nothing unread (the bytes past the run are
+            // written again by what follows it), else only the run.
+            if (far_behind)
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (at - start)), bytes);
+            else
+                std::memmove(out + (at - start), data + at, plain);
             return at + plain;
         }
         // The next load starts past what this store can reach.
