@@ -177,8 +177,7 @@ void log_call(const HookInfo& info, std::chrono::steady_clock::time_point start,
 
 } // namespace
 
-Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes,
-                      Trace& trace) {
+Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace) {
     // An unread stdin is no bytes, never a null view: memmem and friends take no null pointer.
     const std::string_view bytes =
         stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view("");

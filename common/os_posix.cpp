@@ -65,7 +65,8 @@ void expect_large_write(void* data, std::size_t size) {
 #endif
     const std::uintptr_t page_first = (begin + 4095) & ~std::uintptr_t{4095};
     const std::uintptr_t page_last = (begin + size) & ~std::uintptr_t{4095};
-    if (page_last > page_first) ::madvise(reinterpret_cast<void*>(page_first), page_last - page_first, MADV_POPULATE_WRITE);
+    if (page_last > page_first)
+        ::madvise(reinterpret_cast<void*>(page_first), page_last - page_first, MADV_POPULATE_WRITE);
 #else
     (void)data;
     (void)size;
@@ -110,9 +111,8 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     // Bytes go straight into the result. A regular file is sized once (one more byte than it
     // holds, so the read that finds its end needs no growth); a pipe grows geometrically from
     // 64 KiB. Never more than one byte past the cap, the byte that shows the cap was passed.
-    const std::size_t bound = limits.max_bytes == std::string().max_size()
-                                  ? limits.max_bytes
-                                  : limits.max_bytes + 1;
+    const std::size_t bound =
+        limits.max_bytes == std::string().max_size() ? limits.max_bytes : limits.max_bytes + 1;
     const std::optional<std::size_t> file_bytes = regular_file_bytes_left(fd);
     std::string bytes;
     std::size_t used = 0;

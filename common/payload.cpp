@@ -2,13 +2,13 @@
 #include "common/payload.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/storage_ptr.hpp>
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -255,8 +255,9 @@ DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
             const long low = is_high_surrogate(unit) ? escaped_unit(data, size, at) : -1;
             if (is_low_surrogate(low)) {
                 at += 6;
-                put += put_utf8(out + put, 0x10000 + ((static_cast<unsigned>(unit) - 0xD800) << 10) +
-                                               (static_cast<unsigned>(low) - 0xDC00));
+                put +=
+                    put_utf8(out + put, 0x10000 + ((static_cast<unsigned>(unit) - 0xD800) << 10) +
+                                            (static_cast<unsigned>(low) - 0xDC00));
             } else if (is_high_surrogate(unit) || is_low_surrogate(unit)) {
                 // The escape after a lone high one is read on its own, as replace_lone_surrogates
                 // leaves it.
@@ -505,7 +506,8 @@ InPlace lift_in_place(std::string& buffer) {
 
 // True when the placeholders in `root` are exactly the lifted ones, each once: no string of the
 // payload itself reads as one.
-bool placeholders_are_ours(const boost::json::value& root, const std::vector<std::string>& suffixes) {
+bool placeholders_are_ours(const boost::json::value& root,
+                           const std::vector<std::string>& suffixes) {
     std::vector<bool> seen(suffixes.size(), false);
     std::size_t found = 0;
     std::vector<const boost::json::value*> stack{&root};
@@ -557,7 +559,8 @@ std::optional<boost::json::object> parse_object(std::string_view bytes) {
     Lifted lifted = lift_long_strings(bytes);
     std::string rewritten;
     const bool may_hold_lone_surrogate = !lifted.complete || lifted.kept_lone_surrogate;
-    if (may_hold_lone_surrogate && next_lone_surrogate(bytes.data(), bytes.size(), 0) < bytes.size()) {
+    if (may_hold_lone_surrogate &&
+        next_lone_surrogate(bytes.data(), bytes.size(), 0) < bytes.size()) {
         // Only a payload holding a lone surrogate pays for the copy.
         rewritten.assign(bytes);
         replace_lone_surrogates(rewritten.data(), rewritten.size());
