@@ -577,13 +577,7 @@ namespace {
 // "Payload strings").
 std::optional<boost::json::value> reference_of(std::string bytes) {
     viber::replace_lone_surrogates(bytes.data(), bytes.size());
-    boost::json::parse_options options;
-    options.max_depth = 1024;
-    options.allow_invalid_utf8 = true;
-    boost::system::error_code ec;
-    boost::json::value value = boost::json::parse(bytes, ec, {}, options);
-    if (ec || !value.is_object()) return std::nullopt;
-    return value;
+    return long_escaped_strings::reference(bytes);
 }
 // True when `got`, read through string_text, is `want`.
 bool reads_as(const boost::json::value& got, const boost::json::value& want) {
@@ -616,11 +610,7 @@ void in_place_as_reference(const std::string& bytes) {
     BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
     if (got) BOOST_TEST(reads_as(boost::json::value(*got), *want));
 }
-std::string long_text(std::string_view line, std::size_t bytes = 200 * 1024) {
-    std::string text;
-    while (text.size() < bytes) text += line;
-    return text;
-}
+using long_escaped_strings::long_text;
 const std::string every_escape =
     R"(a \"quoted\" line\twith \\ and \/ \b\f\r\n \u00e9 \u20AC \ud83d\ude00 \uDBFF\uDFFF \uFFFD \u0041 )";
 } // namespace
