@@ -11,10 +11,15 @@
 // bench/'s.
 #pragma once
 
+#include "common/decision.hpp"
+#include "common/trace.hpp"
+
+#include <boost/json/object.hpp>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string_view>
 #include <unistd.h>
 
 namespace viber::fuzzing {
@@ -66,5 +71,25 @@ private:
         return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
     }
 };
+
+// A guard's whole decision on `command` as the Bash call of viber:task-coder (with `cwd` when it
+// is not empty), in hook mode and again with --explain's trace on, each inside an InputBudget of
+// `command`'s size. A deny whose reason does not open with `reason_prefix` aborts too.
+inline void decide_guard_within_budget(std::string_view command, std::string_view cwd,
+                                       Decision (*decide)(const HookInput&, Trace&),
+                                       std::string_view reason_prefix) {
+    boost::json::object payload{{"agent_type", "viber:task-coder"},
+                                {"tool_name", "Bash"},
+                                {"tool_input", boost::json::object{{"command", command}}}};
+    if (!cwd.empty()) payload["cwd"] = cwd;
+    const HookInput in{&payload, command};
+    for (const bool explaining : {false, true}) {
+        Trace trace = explaining ? Trace::explaining() : Trace();
+        const InputBudget budget(command.size());
+        const Decision decision = decide(in, trace);
+        if (decision.kind == DecisionKind::deny && !decision.reason.starts_with(reason_prefix))
+            std::abort();
+    }
+}
 
 } // namespace viber::fuzzing

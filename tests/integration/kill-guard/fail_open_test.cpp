@@ -50,22 +50,6 @@ BOOST_AUTO_TEST_CASE(the_deciding_payload_is_denied) {
     BOOST_TEST(denied(r));
 }
 
-BOOST_AUTO_TEST_CASE(empty_stdin) {
-    check_silent("", "empty");
-}
-
-BOOST_AUTO_TEST_CASE(not_json) {
-    check_silent("viber: pkill node", "text");
-    check_silent("agent_type=viber:task-coder command=pkill", "key=value text");
-}
-
-BOOST_AUTO_TEST_CASE(json_that_is_not_an_object) {
-    check_silent("[" + bash_payload(coder, "pkill node") + "]", "array");
-    check_silent("\"viber:task-coder pkill\"", "string");
-    check_silent(bash_payload(coder, "pkill node") + bash_payload(coder, "pkill node"),
-                 "two objects");
-}
-
 BOOST_AUTO_TEST_CASE(truncated_json) {
     const std::string whole = bash_payload(coder, "pkill node");
     for (std::size_t cut : {whole.size() - 1, whole.size() / 2, std::size_t{40}})
@@ -97,19 +81,6 @@ BOOST_AUTO_TEST_CASE(bom_prefixed_payload_still_decides) {
     const RunResult r = run_guard("\xEF\xBB\xBF" + bash_payload(coder, "pkill node"));
     BOOST_TEST(r.exit_code == 0);
     BOOST_TEST(denied(r));
-}
-
-BOOST_AUTO_TEST_CASE(stdin_held_open_with_no_data) {
-    const RunResult r = run_guard("", StdinMode::held_open);
-    BOOST_TEST(r.exit_code == 0);
-    BOOST_TEST(!r.timed_out);
-    BOOST_TEST(r.out.empty());
-    BOOST_TEST(r.seconds >= 1.5); // it waited for the idle bound, then gave up
-}
-
-BOOST_AUTO_TEST_CASE(stdin_held_open_after_a_whole_payload) {
-    // No EOF: the read never completes, so the guard fails open rather than guessing.
-    check_silent(bash_payload(coder, "pkill node"), "held open", StdinMode::held_open);
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8_still_decides) {

@@ -32,26 +32,9 @@ BOOST_AUTO_TEST_CASE(the_refused_payload_is_refused) {
     BOOST_TEST(deny_reason(run_guard(refused)).rfind("viber guard: ", 0) == 0u);
 }
 
-BOOST_AUTO_TEST_CASE(empty_stdin) {
-    expect_nothing(run_guard(""));
-}
-
-BOOST_AUTO_TEST_CASE(not_json) {
-    expect_nothing(run_guard("agent_type viber:task-coder rm -rf build"));
-    expect_nothing(run_guard("\"viber:task-coder\""));
-}
-
-BOOST_AUTO_TEST_CASE(json_array) {
-    expect_nothing(run_guard("[" + refused + "]"));
-}
-
 BOOST_AUTO_TEST_CASE(truncated_json) {
     expect_nothing(run_guard(refused.substr(0, refused.size() - 1)));
     expect_nothing(run_guard(refused.substr(0, refused.size() / 2)));
-}
-
-BOOST_AUTO_TEST_CASE(trailing_garbage) {
-    expect_nothing(run_guard(refused + "x"));
 }
 
 BOOST_AUTO_TEST_CASE(missing_or_mistyped_keys) {
@@ -76,16 +59,6 @@ BOOST_AUTO_TEST_CASE(a_payload_past_the_64_mib_cap) {
 BOOST_AUTO_TEST_CASE(a_byte_order_mark_is_stripped) {
     BOOST_TEST(deny_reason(run_guard("\xEF\xBB\xBF" + refused)).rfind("viber guard: ", 0) == 0u);
     expect_nothing(run_guard("\xEF\xBB\xBF" + bash_payload("general-purpose", "rm x")));
-}
-
-BOOST_AUTO_TEST_CASE(stdin_held_open_with_no_data) {
-    const RunResult result = run_guard("", StdinMode::held_open);
-    expect_nothing(result);
-}
-
-BOOST_AUTO_TEST_CASE(stdin_held_open_after_a_whole_payload) {
-    // No EOF ever comes: the idle bound ends the read and the hook fails open.
-    expect_nothing(run_guard(refused, StdinMode::held_open));
 }
 
 BOOST_AUTO_TEST_CASE(invalid_utf8) {

@@ -9,6 +9,7 @@
 
 #include <boost/test/unit_test.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace viber::testing;
@@ -38,10 +39,12 @@ struct BrokenStdin {
     StdinMode mode = StdinMode::bytes;
 };
 
-// One viber-flavoured body, so the prefilter lets every case through to the parser.
+// One viber-flavoured body, so the prefilter lets every case through to the parser. Whole, it is
+// a payload that kill-guard and shell-guard deny and verdict-nudge blocks (the control below):
+// each broken form of it is silent only because it is broken.
 const std::string viber_keys =
     R"("agent_type":"viber:task-coder","permission_mode":"plan","cwd":"/nonexistent",)"
-    R"("last_assistant_message":"x","tool_input":{"command":"pkill x; rm y"})";
+    R"("last_assistant_message":"x","tool_name":"Bash","tool_input":{"command":"pkill x; rm y"})";
 
 std::vector<BrokenStdin> broken_stdin() {
     return {
@@ -70,6 +73,24 @@ std::vector<BrokenStdin> broken_stdin() {
 }
 
 } // namespace
+
+BOOST_AUTO_TEST_CASE(the_whole_body_is_decided) {
+    const std::vector<std::pair<std::string, std::string>> deciding = {
+        {"kill-guard", R"("permissionDecision":"deny")"},
+        {"shell-guard", R"("permissionDecision":"deny")"},
+        {"verdict-nudge", R"("decision":"block")"}};
+    for (const auto& [name, answer] : deciding) {
+        BOOST_TEST_CONTEXT(name) {
+            RunOptions options;
+            options.stdin_bytes = "{" + viber_keys + "}";
+            options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+            options.env["VIBER_HOOKS_LOG"] = std::nullopt;
+            const RunResult result = run_process(hook_binary(name), options);
+            BOOST_TEST(result.exit_code == 0);
+            BOOST_TEST(result.out.find(answer) != std::string::npos, result.out);
+        }
+    }
+}
 
 BOOST_AUTO_TEST_CASE(every_binary_fails_open_on_every_broken_stdin) {
     ScratchDir empty_plugin; // no manifest, no hints, no config.sh: nothing to find
