@@ -39,6 +39,13 @@
 #else
 #define VIBER_X86_WIDE 0
 #endif
+// Where the wide kernels exist, glibc (2.33 on) tells which of them the CPU runs.
+#if VIBER_X86_WIDE && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define VIBER_GLIBC_CPU_FEATURES 1
+#else
+#define VIBER_GLIBC_CPU_FEATURES 0
+#endif
 #if defined(__aarch64__)
 #include <arm_neon.h>
 #define VIBER_AARCH64 1
@@ -55,26 +62,43 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // The prefilter
 
-// Each needle is found by two of its bytes, chosen to be rare in transcript JSON (an uppercase
-// letter, `_`, `-`, `<`), compared a whole vector of positions at a time (16 with SSE2, 32 with
-// AVX2, 64 with AVX-512BW); a memcmp then confirms the match.
+// Each needle is found by two of its bytes, chosen to be rare in transcripts (an uppercase letter,
+// `_`, `-`, `>`, or a pair rare together), compared a whole vector of positions at a time (16 with
+// SSE2, 32 with AVX2, 64 with AVX-512BW); a memcmp then confirms the match. A vector kernel looks
+// for the first probe byte at each position itself, so every needle shares that one load (with
+// the newline compare), and for the second `second - first` bytes on: adjacent probe bytes share
+// the second load too. Unaligned loads, more than compares, are what a block costs.
 struct NeedleSpec {
     std::string_view text;
     unsigned first;  // offset of the first probe byte
-    unsigned second; // offset of the second probe byte
+    unsigned second; // offset of the second probe byte, after the first
 };
 
 constexpr std::array<NeedleSpec, detail::needle_count> needles{{
-    {"permission-mode", 10, 11},        // "-m"
-    {"permissionMode", 9, 10},          // "nM"
-    {"\"Skill\"", 1, 6},                // 'S' ... '"'
-    {"EnterPlanMode", 4, 5},            // "rP"
-    {"\"content\":\"", 1, 9},           // 'c' ... ':'
-    {"file_path", 4, 5},                // "_p"
-    {"subagent_type", 8, 9},            // "_t"
-    {"VERDICT:", 0, 1},                 // "VE"
-    {"<command-message>viber:", 0, 16}, // '<' ... '>'
+    {"permission-mode", 10, 11},         // "-m"
+    {"permissionMode", 9, 10},           // "nM"
+    {"\"Skill\"", 1, 2},                 // "Sk"
+    {"EnterPlanMode", 4, 5},             // "rP"
+    {"\"content\":\"", 7, 8},            // "t\""
+    {"file_path", 4, 5},                 // "_p"
+    {"subagent_type", 8, 9},             // "_t"
+    {"VERDICT:", 0, 1},                  // "VE"
+    {"<command-message>viber:", 16, 17}, // ">v"
+    {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
 }};
+
+// A vector kernel confirms a needle this many bytes before the position it found: the buffer keeps
+// that much before its first unscanned byte, zero where no data is.
+constexpr std::size_t look_behind = [] {
+    std::size_t most = 0;
+    for (const auto& n : needles) most = n.first > most ? n.first : most;
+    return most;
+}();
+static_assert([] {
+    for (const auto& n : needles)
+        if (n.second <= n.first || n.second >= n.text.size()) return false;
+    return true;
+}());
 
 constexpr std::size_t longest_needle = [] {
     std::size_t longest = 0;
@@ -86,6 +110,8 @@ constexpr std::size_t longest_needle = [] {
 // and a full needle for the confirming memcmp. They are zero, and no needle holds a zero byte.
 constexpr std::size_t buffer_padding = 128;
 static_assert(buffer_padding >= 16 + 64 + longest_needle);
+// A buffer index and the file offset it holds are equal modulo this (a cache line).
+constexpr std::size_t read_alignment = 64;
 
 inline bool confirm(const char* at, std::size_t needle) {
     const auto& text = needles[needle].text;
@@ -93,11 +119,13 @@ inline bool confirm(const char* at, std::size_t needle) {
 }
 
 // Scans positions [from, to) of `data` (readable up to to + buffer_padding) and reports, in
-// position order, every newline (sink.newline(i)) and every needle start (sink.hit(i, needle)).
+// position order, every newline (sink.newline(i)) and every start of a needle in `Mask`
+// (sink.hit(i, needle)). sink.newline returns false when the needles it wants change after that
+// line: the kernel then stops and returns the position after the newline, else it returns `to`.
 // The portable kernel: a table from a byte to the needles that open with it keeps the per-byte
 // work to one lookup on the common path.
 template <std::uint32_t Mask, class Sink>
-void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+std::size_t kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     std::array<std::uint32_t, 256> opens{};
     for (std::size_t k = 0; k < needles.size(); ++k) {
         if ((Mask >> k) & 1u) opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
@@ -105,7 +133,7 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
     for (std::size_t i = from; i < to; ++i) {
         const auto c = static_cast<unsigned char>(data[i]);
         if (c == '\n') {
-            sink.newline(i);
+            if (!sink.newline(i)) return i + 1;
             continue;
         }
         for (std::uint32_t maybe = opens[c]; maybe != 0; maybe &= maybe - 1) {
@@ -113,6 +141,7 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
             if (confirm(data + i, k)) sink.hit(i, k);
         }
     }
+    return to;
 }
 
 // The vector types of the wider kernels pass only between functions flattened into one, so their
@@ -124,33 +153,38 @@ void kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sin
 // unaligned load, a byte compare (`Lanes`: a vector of 0/0xFF, or a bit mask), `both`/`either`
 // on compare results, and `bits`, which turns a compare result into a 64-bit mask holding
 // `bits_per_byte` set bits per matching position (1 on x86; 4 with NEON, which has no movemask).
+// `pin` hides a splat's value from the optimiser, which would otherwise rebuild every constant
+// splat inside the loop (two shuffle-port micro-ops each, on the port the compares need).
 // Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
+// Positions are those of the first probe byte: the kernel reads `look_behind` bytes before `from`.
 template <class V, std::uint32_t Mask, class Sink>
-inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
+inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     using Bytes = typename V::Bytes;
     using Lanes = typename V::Lanes;
     constexpr std::size_t width = V::width;
     constexpr unsigned per_byte = V::bits_per_byte;
     constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
-    const Bytes newline = V::splat('\n');
+    const Bytes newline = V::pin(V::splat('\n'));
     Bytes first_byte[detail::needle_count];
     Bytes second_byte[detail::needle_count];
     for (std::size_t k = 0; k < needles.size(); ++k) {
-        first_byte[k] = V::splat(needles[k].text[needles[k].first]);
-        second_byte[k] = V::splat(needles[k].text[needles[k].second]);
+        first_byte[k] = V::pin(V::splat(needles[k].text[needles[k].first]));
+        second_byte[k] = V::pin(V::splat(needles[k].text[needles[k].second]));
     }
     constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
         Lanes match[detail::needle_count];
-        Lanes any = V::eq(V::load(at), newline); // newlines count as events too
+        const Bytes head = V::load(at);
+        Lanes any = V::eq(head, newline); // newlines count as events too
         const Lanes newline_lanes = any;
         // Unrolled, every probe offset and byte is a constant and shared loads are merged.
 #pragma GCC unroll 16
         for (std::size_t k = 0; k < needles.size(); ++k) {
             if (!wanted(k)) continue;
-            match[k] = V::both(V::eq(V::load(at + needles[k].first), first_byte[k]),
-                               V::eq(V::load(at + needles[k].second), second_byte[k]));
+            match[k] = V::both(
+                V::eq(head, first_byte[k]),
+                V::eq(V::load(at + (needles[k].second - needles[k].first)), second_byte[k]));
             any = V::either(any, match[k]);
         }
         std::uint64_t events = V::bits(any);
@@ -166,15 +200,16 @@ inline void kernel_vector(const char* data, std::size_t from, std::size_t to, Si
             events &= ~(lane_ones << (lane * per_byte));
             const std::size_t pos = block + lane;
             if ((newlines >> bit) & 1u) {
-                sink.newline(pos);
+                if (!sink.newline(pos)) return pos + 1;
                 continue;
             }
             for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (((per_needle[k] >> bit) & 1u) && confirm(data + pos, k))
-                    sink.hit(pos, static_cast<unsigned>(k));
+                if (((per_needle[k] >> bit) & 1u) && confirm(data + pos - needles[k].first, k))
+                    sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
             }
         }
     }
+    return to;
 }
 
 #if VIBER_X86_64
@@ -188,6 +223,10 @@ struct Sse2 {
     static constexpr std::size_t width = 16;
     static constexpr unsigned bits_per_byte = 1;
     static Bytes splat(char c) { return _mm_set1_epi8(c); }
+    static Bytes pin(Bytes b) {
+        asm("" : "+x"(b));
+        return b;
+    }
     static Bytes load(const char* at) {
         return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
     }
@@ -205,6 +244,10 @@ struct Avx2 {
     static constexpr std::size_t width = 32;
     static constexpr unsigned bits_per_byte = 1;
     VIBER_AVX2 static Bytes splat(char c) { return _mm256_set1_epi8(c); }
+    VIBER_AVX2 static Bytes pin(Bytes b) {
+        asm("" : "+x"(b));
+        return b;
+    }
     VIBER_AVX2 static Bytes load(const char* at) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
     }
@@ -225,6 +268,10 @@ struct Avx512 {
     static constexpr std::size_t width = 64;
     static constexpr unsigned bits_per_byte = 1;
     VIBER_AVX512 static Bytes splat(char c) { return _mm512_set1_epi8(c); }
+    VIBER_AVX512 static Bytes pin(Bytes b) {
+        asm("" : "+v"(b));
+        return b;
+    }
     VIBER_AVX512 static Bytes load(const char* at) { return _mm512_loadu_si512(at); }
     VIBER_AVX512 static Lanes eq(Bytes a, Bytes b) { return _mm512_cmpeq_epi8_mask(a, b); }
     VIBER_AVX512 static Lanes both(Lanes a, Lanes b) { return a & b; }
@@ -235,27 +282,39 @@ struct Avx512 {
 #endif
 
 template <std::uint32_t Mask, class Sink>
-__attribute__((flatten)) void kernel_sse2(const char* data, std::size_t from, std::size_t to,
-                                          Sink& sink) {
-    kernel_vector<Sse2, Mask>(data, from, to, sink);
+__attribute__((flatten)) std::size_t kernel_sse2(const char* data, std::size_t from, std::size_t to,
+                                                 Sink& sink) {
+    return kernel_vector<Sse2, Mask>(data, from, to, sink);
 }
 #if VIBER_X86_WIDE
 template <std::uint32_t Mask, class Sink>
-__attribute__((target("avx2"), flatten)) void kernel_avx2(const char* data, std::size_t from,
-                                                          std::size_t to, Sink& sink) {
-    kernel_vector<Avx2, Mask>(data, from, to, sink);
+__attribute__((target("avx2"), flatten)) std::size_t kernel_avx2(const char* data, std::size_t from,
+                                                                 std::size_t to, Sink& sink) {
+    return kernel_vector<Avx2, Mask>(data, from, to, sink);
 }
 template <std::uint32_t Mask, class Sink>
-__attribute__((target("avx512f,avx512bw"), flatten)) void
+__attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    kernel_vector<Avx512, Mask>(data, from, to, sink);
+    return kernel_vector<Avx512, Mask>(data, from, to, sink);
 }
+#if VIBER_GLIBC_CPU_FEATURES
+// glibc has already asked the CPU (and the OS, for the register state) at start-up; libgcc's
+// __builtin_cpu_supports would ask again in a constructor, and under a hypervisor every cpuid
+// instruction is a trap that a short hook call notices.
+bool cpu_has_avx2() {
+    return CPU_FEATURE_ACTIVE(AVX2);
+}
+bool cpu_has_avx512bw() {
+    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
+}
+#else
 bool cpu_has_avx2() {
     return __builtin_cpu_supports("avx2");
 }
 bool cpu_has_avx512bw() {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
+#endif
 #endif
 #endif
 
@@ -268,6 +327,10 @@ struct Neon {
     static constexpr std::size_t width = 16;
     static constexpr unsigned bits_per_byte = 4;
     static Bytes splat(char c) { return vdupq_n_u8(static_cast<std::uint8_t>(c)); }
+    static Bytes pin(Bytes b) {
+        asm("" : "+w"(b));
+        return b;
+    }
     static Bytes load(const char* at) {
         return vld1q_u8(reinterpret_cast<const std::uint8_t*>(at));
     }
@@ -280,9 +343,9 @@ struct Neon {
 };
 
 template <std::uint32_t Mask, class Sink>
-__attribute__((flatten)) void kernel_neon(const char* data, std::size_t from, std::size_t to,
-                                          Sink& sink) {
-    kernel_vector<Neon, Mask>(data, from, to, sink);
+__attribute__((flatten)) std::size_t kernel_neon(const char* data, std::size_t from, std::size_t to,
+                                                 Sink& sink) {
+    return kernel_vector<Neon, Mask>(data, from, to, sink);
 }
 #endif
 
@@ -296,8 +359,8 @@ detail::Kernel resolve(detail::Kernel kernel) {
 }
 
 template <std::uint32_t Mask, class Sink>
-void run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from, std::size_t to,
-                    Sink& sink) {
+std::size_t run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from,
+                           std::size_t to, Sink& sink) {
     switch (kernel) {
 #if VIBER_X86_WIDE
     case detail::Kernel::avx512:
@@ -318,44 +381,51 @@ void run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from, s
     }
 }
 
-// The needles one kind of scan can ever want (a superset of what Scanner::wanted() picks line by
-// line): plan-hints never asks for plan writes, dispatches or verdicts; plan-gate never for a
-// typed chain command.
-enum class NeedleSet { all, chain_signals, gate };
-
 constexpr std::uint32_t needle_bit(detail::Needle needle) {
     return 1u << needle;
 }
-constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
-constexpr std::uint32_t signal_needles =
-    needle_bit(detail::needle_permission_mode_type) |
-    needle_bit(detail::needle_permission_mode_key) | needle_bit(detail::needle_skill) |
-    needle_bit(detail::needle_enter_plan_mode) | needle_bit(detail::needle_string_content);
-constexpr std::uint32_t chain_signal_needles =
-    signal_needles | needle_bit(detail::needle_command_message);
-constexpr std::uint32_t gate_needles = signal_needles | needle_bit(detail::needle_file_path) |
-                                       needle_bit(detail::needle_subagent_type) |
-                                       needle_bit(detail::needle_verdict);
 
-NeedleSet needle_set(const Request& request) {
-    if (request.signals == Signals::planner_chain && !request.plan_writes)
-        return NeedleSet::chain_signals;
-    if (request.signals == Signals::planner && request.plan_writes) return NeedleSet::gate;
-    return NeedleSet::all;
+// The needles a scan wants in one state (Scanner::wanted), in groups: the kernel is compiled for
+// each set the two hooks go through, so a line is searched only for what can change something
+// after the lines before it (plan-hints never for a plan write, a dispatch or a verdict; plan-gate
+// never for a typed chain command, and for neither dispatches nor verdicts before a plan write).
+constexpr std::uint32_t always_wanted =
+    needle_bit(detail::needle_permission_mode_type) | needle_bit(detail::needle_skill);
+constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mode_key) |
+                                        needle_bit(detail::needle_enter_plan_mode) |
+                                        needle_bit(detail::needle_string_content);
+constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
+// A plan write's line holds both `file_path` and `plans` (in its path). The kernel looks for
+// `plans`, much the rarer (every Read, Write and Edit carries a file_path); Scanner::worth_parsing
+// checks the few lines holding it for a file_path.
+constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
+constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
+constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
+constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
+
+constexpr std::uint32_t hints_set = always_wanted | chain_needles;
+constexpr std::uint32_t gate_set = always_wanted | plan_write_needles;
+constexpr std::uint32_t gate_dispatch_set = gate_set | dispatch_needles;
+constexpr std::uint32_t gate_verdict_set = gate_dispatch_set | verdict_needles;
+
+// Runs the kernel compiled for the first of `Sets` that holds `wanted` (all needles when none
+// does); returns what the kernel returns.
+template <std::uint32_t... Sets, class Sink>
+std::size_t run_kernel_in(detail::Kernel kernel, std::uint32_t wanted, const char* data,
+                          std::size_t from, std::size_t to, Sink& sink) {
+    std::size_t next = to;
+    const bool ran = (((wanted & ~Sets) == 0 &&
+                       (next = run_kernel_for<Sets>(kernel, data, from, to, sink), true)) ||
+                      ...);
+    return ran ? next : run_kernel_for<all_needles>(kernel, data, from, to, sink);
 }
 
 template <class Sink>
-void run_kernel(detail::Kernel kernel, NeedleSet set, const char* data, std::size_t from,
-                std::size_t to, Sink& sink) {
-    switch (set) {
-    case NeedleSet::chain_signals:
-        return run_kernel_for<chain_signal_needles>(kernel, data, from, to, sink);
-    case NeedleSet::gate:
-        return run_kernel_for<gate_needles>(kernel, data, from, to, sink);
-    case NeedleSet::all:
-        break;
-    }
-    run_kernel_for<all_needles>(kernel, data, from, to, sink);
+std::size_t run_kernel(detail::Kernel kernel, std::uint32_t wanted, const char* data,
+                       std::size_t from, std::size_t to, Sink& sink) {
+    return run_kernel_in<hints_set, hints_set | entry_needles, gate_set, gate_set | entry_needles,
+                         gate_dispatch_set, gate_dispatch_set | entry_needles, gate_verdict_set,
+                         gate_verdict_set | entry_needles>(kernel, wanted, data, from, to, sink);
 }
 #pragma GCC diagnostic pop
 
@@ -637,19 +707,25 @@ private:
 class Scanner {
 public:
     Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
-        : request_(request), kernel_(resolve(kernel)), needle_set_(needle_set(request)),
+        : request_(request), kernel_(resolve(kernel)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
-        buffer_.assign(buffer_size_ + buffer_padding, '\0');
+        // Zeros before the data for the kernels' look-behind, then room to align the data. The
+        // rest is left as it is: a page of it the reads never reach is never touched.
+        buffer_.reset(new char[look_behind + 2 * read_alignment + buffer_size_ + buffer_padding]);
         source_ = &source;
-        char* const data = buffer_.data();
+        char* const front = buffer_.get() + look_behind;
+        char* const data =
+            front + (read_alignment - reinterpret_cast<std::uintptr_t>(front) % read_alignment);
+        std::memset(buffer_.get(), 0, static_cast<std::size_t>(data - buffer_.get()));
         std::size_t filled = 0;  // bytes of the buffer holding file data
         std::size_t scanned = 0; // buffer bytes already through the kernel
+        std::size_t lead = 0;    // buffer bytes before the data held (see below)
         bool at_end = false;
         for (;;) {
-            while (!at_end && filled < buffer_size_) {
-                const long got = source.read_some(data + filled, buffer_size_ - filled);
+            while (!at_end && filled < lead + buffer_size_) {
+                const long got = source.read_some(data + filled, lead + buffer_size_ - filled);
                 if (got < 0) return failed();
                 if (got == 0) at_end = true;
                 filled += static_cast<std::size_t>(got);
@@ -659,10 +735,12 @@ public:
             // read: those last bytes are scanned again after it.
             const std::size_t scan_to =
                 at_end ? filled : (filled > longest_needle - 1 ? filled - (longest_needle - 1) : 0);
-            if (scan_to > scanned) {
-                data_ = data;
-                run_kernel(kernel_, needle_set_, data, scanned, scan_to, *this);
-                scanned = scan_to;
+            data_ = data;
+            // The kernel stops after a line that changed the wanted needles; it goes on from there
+            // with the new ones.
+            while (scanned < scan_to && !failed_) {
+                kernel_needles_ = wanted();
+                scanned = run_kernel(kernel_, kernel_needles_, data, scanned, scan_to, *this);
             }
             if (failed_) return failed();
             if (at_end) {
@@ -671,9 +749,10 @@ public:
                 scan_.readable = true;
                 return std::move(scan_);
             }
-            // Keep the unscanned tail, and the current line while it is short enough to be worth
-            // keeping; a longer one is dropped and read again only if it turns out a candidate.
-            std::size_t keep = scanned;
+            // Keep the unscanned tail (with the look-behind before it), and the current line while
+            // it is short enough to be worth keeping; a longer one is dropped and read again only
+            // if it turns out a candidate.
+            std::size_t keep = scanned - look_behind;
             if (!line_dropped_) {
                 const std::size_t line_at = static_cast<std::size_t>(line_start_ - buffer_offset_);
                 if (scanned - line_at > buffer_size_ / 2) {
@@ -682,16 +761,26 @@ public:
                     keep = line_at;
                 }
             }
-            std::memmove(data, data + keep, filled - keep);
-            buffer_offset_ += keep;
-            filled -= keep;
-            scanned -= keep;
+            // buffer_offset_ stays a multiple of read_alignment, so each read copies between the
+            // same offsets in a cache line of the file and of the buffer (the OS copies mutually
+            // aligned bytes noticeably faster); the kept bytes keep their offset in the line.
+            const std::size_t rest = filled - keep;
+            lead = keep % read_alignment;
+            std::memmove(data + lead, data + keep, rest);
+            std::memset(data, 0, lead); // a stale byte must not complete a needle
+            buffer_offset_ += keep - lead;
+            filled = lead + rest;
+            scanned = scanned - keep + lead;
         }
     }
 
     // Kernel callbacks. A newline is rare next to the bytes between: its work stays out of line,
     // so the flattened kernels hold only the scan.
-    void newline(std::size_t at) { end_line(at); }
+    // True while the needles wanted stay those the kernel looks for.
+    bool newline(std::size_t at) {
+        end_line(at);
+        return wanted() == kernel_needles_;
+    }
     void hit(std::size_t, unsigned needle) { hits_ |= 1u << needle; }
 
 private:
@@ -712,7 +801,7 @@ private:
         if (request_.signals == Signals::planner_chain)
             mask |= 1u << detail::needle_command_message;
         if (request_.plan_writes) {
-            mask |= 1u << detail::needle_file_path;
+            mask |= plan_write_needles;
             if (scan_.last_plan_write && !request_.paired_agents.empty()) {
                 mask |= 1u << detail::needle_subagent_type;
                 // Verdict lines matter only once a kept dispatch could be closed by one.
@@ -722,15 +811,16 @@ private:
         return mask;
     }
 
-    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): a file_path
-    // without `plans` (every Read, Write and Edit carries one), a dispatch naming no paired agent,
-    // a verdict line that can close no kept dispatch.
+    // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): `plans` on a
+    // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
+    // no kept dispatch.
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        constexpr std::uint32_t file_path = 1u << detail::needle_file_path;
+        constexpr std::uint32_t plans = 1u << detail::needle_plans;
+        if ((relevant & plans) &&
+            held.find(needles[detail::needle_file_path].text) == std::string_view::npos)
+            relevant &= ~plans;
         constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
         constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
-        if ((relevant & file_path) && held.find("plans") == std::string_view::npos)
-            relevant &= ~file_path;
         if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
         if (relevant & verdict) {
             // The parse decides whether the line is a dispatch; only a line that is none can be a
@@ -766,7 +856,7 @@ private:
                     relevant = worth_parsing(relevant, long_line_);
                     bytes = long_line_.data();
                 } else {
-                    bytes = buffer_.data() + (line_start_ - buffer_offset_);
+                    bytes = data_ + (line_start_ - buffer_offset_);
                 }
                 std::size_t size = length;
                 if (size > 0 && bytes[size - 1] == '\r') --size;
@@ -914,13 +1004,13 @@ private:
 
     const Request request_;
     const detail::Kernel kernel_;
-    const NeedleSet needle_set_; // the needles the kernel looks for at all
+    std::uint32_t kernel_needles_ = 0; // the needles the kernel looks for in this stretch
     const std::size_t buffer_size_;
-    std::vector<char> buffer_;
-    std::array<unsigned char, 16 * 1024> arena_{};
+    std::unique_ptr<char[]> buffer_;
+    std::array<unsigned char, 16 * 1024> arena_; // uninitialised: untouched pages cost nothing
     Source* source_ = nullptr;
-    const char* data_ = nullptr;
-    std::uint64_t buffer_offset_ = 0; // file offset of buffer_[0]
+    char* data_ = nullptr;            // buffer_'s first cache-line boundary
+    std::uint64_t buffer_offset_ = 0; // file offset of data_[0], a multiple of read_alignment
     std::uint64_t line_start_ = 0;    // file offset of the current line's first byte
     bool line_dropped_ = false;       // the current line's start is no longer in the buffer
     std::uint32_t hits_ = 0;          // needles found in the current line
@@ -1151,12 +1241,18 @@ std::string_view needle_text(Needle needle) {
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     struct Collector {
         std::vector<std::uint32_t> lines{0};
-        void newline(std::size_t) { lines.push_back(0); }
+        bool newline(std::size_t) {
+            lines.push_back(0);
+            return true;
+        }
         void hit(std::size_t, unsigned needle) { lines.back() |= 1u << needle; }
     } collector;
-    std::string padded(bytes);
+    // Zeros before (the kernels' look-behind) and after (their over-read).
+    std::string padded(look_behind, '\0');
+    padded.append(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(resolve(kernel), NeedleSet::all, padded.data(), 0, bytes.size(), collector);
+    run_kernel(resolve(kernel), all_needles, padded.data() + look_behind, 0, bytes.size(),
+               collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();
     return collector.lines;

@@ -136,6 +136,7 @@ enum Needle : unsigned {
     needle_subagent_type,   // subagent_type        (a dispatch)
     needle_verdict,         // VERDICT:             (a verdict line)
     needle_command_message, // <command-message>viber:  (a typed chain command)
+    needle_plans,           // plans                (with a file_path, a line that may write a plan)
     needle_count
 };
 std::string_view needle_text(Needle needle);

@@ -6,14 +6,19 @@
 // one fallback to the file system (a bare name such as `Makefile` that exists under the root).
 #include "plan-gate/file_limit.hpp"
 
+#include "common/ascii.hpp"
 #include "common/files.hpp"
+#include "common/paths.hpp"
 #include "plan-gate/reasons.hpp"
 
-#include <algorithm>
-#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <iterator>
+#include <limits>
 #include <unordered_set>
+#include <vector>
 
 namespace viber::plan_gate {
 
@@ -25,37 +30,167 @@ constexpr std::size_t listed_files = 40;
 // ... and at most this many characters of them: a path can be as long as a token.
 constexpr std::size_t listed_characters = 6000;
 
-// The whitespace that splits a plan into tokens, as a table: the split looks at every byte.
-constexpr std::array<bool, 256> space_bytes = [] {
-    std::array<bool, 256> table{};
-    for (const unsigned char c : {' ', '\t', '\n', '\r', '\f', '\v'}) table[c] = true;
-    return table;
-}();
-bool is_space(char c) {
-    return space_bytes[static_cast<unsigned char>(c)];
+// The plan splits into tokens at whitespace (ascii::is_space) 64 bytes at a time: a mask of the
+// block's whitespace bytes, built 8 bytes at a time (ascii::space_bytes), gives every token edge by
+// counting zeros. A branch on each byte would mispredict at every edge, two or three times a word.
+
+// The 8 high bits of `highs` as the low 8 bits, the first byte's as bit 0.
+constexpr std::uint64_t gathered(std::uint64_t highs) {
+    return ((highs >> 7) * 0x0102040810204080ull) >> 56;
 }
 
-// The spellings judged last, by a cheap hash of their length and first and last bytes: prose
-// repeats its words, and most tokens are found here before any full hash of the judged set.
-class RecentTokens {
+// 8 bytes as a word whose low byte is the first, on any byte order.
+std::uint64_t first_byte_low(const char* at) {
+    std::uint64_t word = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::memcpy(&word, at, sizeof word);
+    } else {
+        for (int i = 7; i >= 0; --i) word = (word << 8) | static_cast<unsigned char>(at[i]);
+    }
+    return word;
+}
+
+// Bit i set when byte i of the 64 at `block` is whitespace.
+std::uint64_t whitespace_mask(const char* block) {
+    std::uint64_t mask = 0;
+    for (int word = 0; word < 8; ++word)
+        mask |= gathered(ascii::space_bytes(first_byte_low(block + 8 * word))) << (8 * word);
+    return mask;
+}
+
+// Calls `visit` with each maximal run of non-whitespace bytes of `text`, in order.
+template <class Visit> void for_each_token(std::string_view text, Visit&& visit) {
+    const std::size_t size = text.size();
+    bool inside = false; // in a token: the byte before the current one is not whitespace
+    std::size_t start = 0;
+    for (std::size_t block = 0; block < size; block += 64) {
+        std::uint64_t spaces;
+        if (block + 64 <= size) {
+            spaces = whitespace_mask(text.data() + block);
+        } else {
+            char tail[64]; // past the end reads as whitespace, which ends the last token
+            std::memset(tail, ' ', sizeof tail);
+            std::memcpy(tail, text.data() + block, size - block);
+            spaces = whitespace_mask(tail);
+        }
+        // An edge is a byte whose class (whitespace or not) differs from the one before it: a
+        // token's first byte or the whitespace byte just past its end, alternately.
+        std::uint64_t edges = spaces ^ ((spaces << 1) | (inside ? 0u : 1u));
+        while (edges != 0) {
+            const std::size_t at = block + static_cast<std::size_t>(std::countr_zero(edges));
+            edges &= edges - 1;
+            if (inside)
+                visit(text.substr(start, at - start));
+            else
+                start = at;
+            inside = !inside;
+        }
+    }
+    if (inside) visit(text.substr(start));
+}
+
+// A set of spellings, as views into text that outlives it: open addressing, each slot keeping its
+// spelling's hash so that a probe compares bytes only on a full hash match, and no allocation per
+// spelling. Prose repeats its words, so nearly every token of a long plan ends here after one hash
+// and one probe.
+class SpellingSet {
 public:
-    bool holds(std::string_view token) const { return slots_[slot(token)] == token; }
-    void remember(std::string_view token) { slots_[slot(token)] = token; }
+    // Holds at most `bound` spellings.
+    explicit SpellingSet(std::size_t bound) : bound_(bound), slots_(std::size_t{1} << bits_) {}
+
+    // True when `spelling` (never empty) is held; else adds it, while fewer than the bound are
+    // held, and returns false.
+    bool seen(std::string_view spelling) {
+        const std::uint64_t hash = hash_of(spelling);
+        for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
+            Slot& slot = slots_[i];
+            if (slot.text.empty()) {
+                if (held_ >= bound_) return false;
+                slot = Slot{spelling, hash};
+                if (++held_ * 2 > mask_) grow();
+                return false;
+            }
+            if (slot.hash == hash && equal(slot.text, spelling)) return true;
+        }
+    }
+
+    // Adds `spelling` (never empty) while fewer than the bound are held.
+    void add(std::string_view spelling) { static_cast<void>(seen(spelling)); }
+
+    bool holds(std::string_view spelling) const {
+        const std::uint64_t hash = hash_of(spelling);
+        for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
+            const Slot& slot = slots_[i];
+            if (slot.text.empty()) return false;
+            if (slot.hash == hash && equal(slot.text, spelling)) return true;
+        }
+    }
 
 private:
-    static std::size_t slot(std::string_view token) {
-        std::uint64_t head = 0, tail = 0;
-        std::memcpy(&head, token.data(), std::min<std::size_t>(token.size(), 8));
-        if (token.size() > 8) std::memcpy(&tail, token.data() + token.size() - 8, 8);
-        const std::uint64_t mixed =
-            (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ token.size()) * 0xFF51AFD7ED558CCDull;
-        return static_cast<std::size_t>(mixed >> (64 - 10));
+    struct Slot {
+        std::string_view text;
+        std::uint64_t hash = 0;
+    };
+
+    // For two spellings of one hash. Up to 8 bytes the hash is one-to-one for a given length:
+    // equal lengths are equal spellings, with no byte compare.
+    static bool equal(std::string_view held, std::string_view spelling) {
+        return held.size() == spelling.size() && (spelling.size() <= 8 || held == spelling);
     }
-    std::array<std::string_view, 1024> slots_{};
+
+    static std::uint64_t load8(const char* at) {
+        std::uint64_t word;
+        std::memcpy(&word, at, sizeof word);
+        return word;
+    }
+    static std::uint64_t load4(const char* at) {
+        std::uint32_t word;
+        std::memcpy(&word, at, sizeof word);
+        return word;
+    }
+    static std::uint64_t mix(std::uint64_t hash, std::uint64_t word) {
+        hash = (hash ^ word) * 0x9E3779B97F4A7C15ull;
+        return hash ^ (hash >> 32);
+    }
+    // Fixed-size loads only, the last one overlapping the one before: a copy of a token's length
+    // would stall on the store it reads back, and a hash a byte at a time is a multiply per byte.
+    // Up to 8 bytes the one mixed word holds every byte of the spelling and every step after is
+    // invertible, so two spellings of one length up to 8 share a hash only when they are equal.
+    static std::uint64_t hash_of(std::string_view token) {
+        const char* const at = token.data();
+        const std::size_t size = token.size();
+        std::uint64_t hash = size;
+        if (size >= 8) {
+            for (std::size_t i = 0; i + 8 < size; i += 8) hash = mix(hash, load8(at + i));
+            hash = mix(hash, load8(at + size - 8));
+        } else if (size >= 4) {
+            hash = mix(hash, (load4(at) << 32) | load4(at + size - 4));
+        } else {
+            hash = mix(hash, (std::uint64_t{static_cast<unsigned char>(at[0])} << 16) |
+                                 (std::uint64_t{static_cast<unsigned char>(at[size / 2])} << 8) |
+                                 static_cast<unsigned char>(at[size - 1]));
+        }
+        return hash * 0xFF51AFD7ED558CCDull;
+    }
+
+    void grow() {
+        std::vector<Slot> old(std::size_t{1} << ++bits_);
+        old.swap(slots_);
+        mask_ = slots_.size() - 1;
+        for (const Slot& slot : old) {
+            if (slot.text.empty()) continue;
+            std::size_t i = slot.hash >> (64 - bits_);
+            while (!slots_[i].text.empty()) i = (i + 1) & mask_;
+            slots_[i] = slot;
+        }
+    }
+
+    std::size_t bound_;
+    std::size_t held_ = 0;
+    unsigned bits_ = 10;
+    std::vector<Slot> slots_;
+    std::size_t mask_ = slots_.size() - 1;
 };
-bool is_letter(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 // Wrapping a plan puts around a path: backticks, quotes, parentheses and brackets (round, square,
 // curly and the angle brackets of a markdown autolink). Pipes are never stripped, so a table cell
@@ -78,11 +213,10 @@ std::string_view strip_wrapping(std::string_view token) {
 bool is_url(std::string_view token) {
     const std::size_t at = token.find("://");
     if (at == std::string_view::npos || at == 0) return false;
-    if (!is_letter(token[0])) return false;
+    if (!ascii::is_alpha(token[0])) return false;
     for (std::size_t i = 1; i < at; ++i) {
         const char c = token[i];
-        if (!(is_letter(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))
-            return false;
+        if (!(ascii::is_alnum(c) || c == '+' || c == '-' || c == '.')) return false;
     }
     return true;
 }
@@ -101,62 +235,16 @@ bool is_path_shaped(std::string_view token) {
     return extension <= 10;
 }
 
-// Backslashes read as `/`, and a drive spelling `C:/…` as Git Bash's `/c/…`, so the Windows,
-// Git Bash and POSIX spellings of one absolute path compare equal.
-std::string slashed(std::string_view path) {
-    std::string text(path);
-    for (char& c : text) {
-        if (c == '\\') c = '/';
-    }
-    if (text.size() >= 2 && is_letter(text[0]) && text[1] == ':' &&
-        (text.size() == 2 || text[2] == '/')) {
-        const char drive = static_cast<char>(text[0] | 0x20);
-        text = "/" + std::string(1, drive) + text.substr(2);
-    }
-    return text;
-}
-
-// `.` and `..` resolved lexically, runs of `/` folded, no trailing `/`. `..` above `/` stays at `/`
-// (the result is then outside any root but `/` itself, as it should be).
-std::string lexically_normal(std::string_view absolute) {
-    std::vector<std::string_view> segments;
-    std::size_t start = 0;
-    while (start <= absolute.size()) {
-        std::size_t end = absolute.find('/', start);
-        if (end == std::string_view::npos) end = absolute.size();
-        const std::string_view segment = absolute.substr(start, end - start);
-        if (segment == "..") {
-            if (!segments.empty()) segments.pop_back();
-        } else if (!segment.empty() && segment != ".") {
-            segments.push_back(segment);
-        }
-        start = end + 1;
-    }
-    std::string normal;
-    for (const std::string_view segment : segments) {
-        normal += '/';
-        normal += segment;
-    }
-    return normal.empty() ? "/" : normal;
-}
-
-// The one canonical spelling: absolute (a relative path is taken against `root`, itself
-// canonical), forward slashes, drive as `/c`, lexically normalized.
-std::string canonical(std::string_view path, const std::string& root) {
-    std::string text = slashed(path);
-    if (text.empty() || text[0] != '/') text = root + "/" + text;
-    return lexically_normal(text);
-}
-
-bool has_temp_segment(std::string_view canonical_path) {
-    std::size_t start = 0;
-    while (start < canonical_path.size()) {
-        std::size_t end = canonical_path.find('/', start);
-        if (end == std::string_view::npos) end = canonical_path.size();
-        if (canonical_path.substr(start, end - start) == ".temp") return true;
-        start = end + 1;
-    }
-    return false;
+// The one canonical spelling of a token already in Git Bash's spelling: absolute (a relative path
+// is taken against `root`, itself canonical), lexically normal.
+std::string canonical(std::string_view spelling, std::string_view root) {
+    if (spelling.starts_with('/')) return paths::lexically_normal(spelling);
+    std::string absolute;
+    absolute.reserve(root.size() + 1 + spelling.size());
+    absolute += root;
+    absolute += '/';
+    absolute += spelling;
+    return paths::lexically_normal(absolute);
 }
 
 // Strictly below the root: the root itself is a directory, never a file the plan names.
@@ -168,54 +256,64 @@ bool is_under(std::string_view canonical_path, std::string_view root) {
 
 } // namespace
 
-std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
-                                    const std::string& plan_path) {
-    std::vector<std::string> files;
-    // The root is absolute (the git top level or cwd); canonical() gives it the tokens' spelling.
-    const std::string canonical_root = canonical(root, std::string());
-    const std::string own_path = canonical(plan_path, canonical_root);
-    std::unordered_set<std::string> counted;
-    // Words and paths repeat throughout a plan: each spelling is judged once (the views point
-    // into `plan_text`, which outlives the set), and each bare word is looked up on disk once.
-    std::unordered_set<std::string_view> judged;
-    std::unordered_set<std::string> looked_up;
+namespace {
 
-    RecentTokens recent;
-    std::size_t at = 0;
-    while (at < plan_text.size()) {
-        while (at < plan_text.size() && is_space(plan_text[at])) ++at;
-        const std::size_t start = at;
-        while (at < plan_text.size() && !is_space(plan_text[at])) ++at;
-        if (at == start) break;
-        const std::string_view token = strip_wrapping(plan_text.substr(start, at - start));
-        if (token.empty() || recent.holds(token)) continue;
-        // Past the bound, a repeated spelling is judged again (a cost per byte, still linear)
-        // instead of growing the set.
-        if (judged.size() < disk_lookup_limit) {
-            const bool fresh = judged.insert(token).second;
-            recent.remember(token);
-            if (!fresh) continue;
-        } else if (judged.count(token) != 0) {
-            recent.remember(token);
-            continue;
-        }
-        if (is_url(token)) continue;
+// The files a plan names, judged one distinct spelling at a time.
+class FileCount {
+public:
+    FileCount(const std::string& root, const std::string& plan_path)
+        // The root is absolute (the git top level or cwd); canonical() gives it the tokens'
+        // spelling.
+        : root_(canonical(paths::git_bash_spelling(root), std::string())),
+          own_path_(canonical(paths::git_bash_spelling(plan_path), root_)) {}
 
-        const bool path_shaped = is_path_shaped(slashed(token));
-        std::string path = canonical(token, canonical_root);
-        if (!is_under(path, canonical_root) || has_temp_segment(path) || path == own_path) continue;
-        if (counted.count(path) != 0) continue;
+    // A token of the plan: counted when it names a repository file not counted yet. Words and
+    // paths repeat throughout a plan: each spelling is judged once, and each bare word is looked
+    // up on disk once. Past the bound a spelling not yet held is judged again each time it comes
+    // (a cost per byte, still linear) instead of growing the set.
+    void take(std::string_view token) {
+        token = strip_wrapping(token);
+        if (!token.empty() && !judged_.seen(token)) judge(token);
+    }
+
+    std::vector<std::string> files() && {
+        return {std::make_move_iterator(files_.begin()), std::make_move_iterator(files_.end())};
+    }
+
+private:
+    void judge(std::string_view token) {
+        if (is_url(token)) return;
+        const std::string spelling = paths::git_bash_spelling(token);
+        const bool path_shaped = is_path_shaped(spelling);
+        std::string path = canonical(spelling, root_);
+        if (!is_under(path, root_) || paths::has_temp_segment(path) || path == own_path_) return;
+        if (counted_.holds(path)) return;
         if (!path_shaped) {
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
             // words gets a bounded number of them (docs/plan-gate.md, "File limit").
-            if (looked_up.size() >= disk_lookup_limit) continue;
-            if (!looked_up.insert(path).second || path.find('\0') != std::string::npos) continue;
-            if (!is_regular_file(path)) continue;
+            if (looked_up_.size() >= disk_lookup_limit) return;
+            if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
+            if (!is_regular_file(path)) return;
         }
-        counted.insert(path);
-        files.push_back(std::move(path));
+        counted_.add(files_.emplace_back(std::move(path)));
     }
-    return files;
+
+    const std::string root_;
+    const std::string own_path_;
+    SpellingSet judged_{disk_lookup_limit};
+    std::unordered_set<std::string> looked_up_;
+    // The files counted, in first-seen order; a deque, so the set's views into them stay put.
+    std::deque<std::string> files_;
+    SpellingSet counted_{std::numeric_limits<std::size_t>::max()};
+};
+
+} // namespace
+
+std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
+                                    const std::string& plan_path) {
+    FileCount count(root, plan_path);
+    for_each_token(plan_text, [&count](std::string_view token) { count.take(token); });
+    return std::move(count).files();
 }
 
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,

@@ -23,6 +23,9 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <exception>
+#include <system_error>
+#include <thread>
 
 namespace viber::plan_gate {
 
@@ -380,10 +383,39 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     input.refs_dir = plugin_root() + "/references";
 
     if (route(input.scan, plan) == Route::plain) {
-        input.plain_review_on = cwd && is_directory(*cwd) && plain_plan_review_on(*cwd);
-        if (*input.plain_review_on && plan.text) {
-            const std::string root = git_top_level(*cwd).value_or(*cwd);
-            input.counted_files = plan_files(*plan.text, root, plan.path);
+        input.plain_review_on = false;
+        if (cwd && is_directory(*cwd)) {
+            // The files are counted while config.sh runs: starting bash is most of what a plain
+            // plan costs, and the count, needed only when the switch is on, fits inside it.
+            std::vector<std::string> counted;
+            std::exception_ptr failure;
+            const auto count = [&] {
+                try {
+                    if (!plan.text) return;
+                    const std::string root = git_top_level(*cwd).value_or(*cwd);
+                    counted = plan_files(*plan.text, root, plan.path);
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+            };
+            struct Joined { // the count is over before anything leaves this block
+                std::thread thread;
+                ~Joined() {
+                    if (thread.joinable()) thread.join();
+                }
+            } counter;
+            try {
+                counter.thread = std::thread(count);
+            } catch (const std::system_error&) {
+                count(); // no thread to be had: count first, then ask config.sh
+            }
+            const bool on = plain_plan_review_on(*cwd);
+            if (counter.thread.joinable()) counter.thread.join();
+            input.plain_review_on = on;
+            if (on) {
+                if (failure) std::rethrow_exception(failure);
+                input.counted_files = std::move(counted);
+            }
         }
     }
     input.plan = std::move(plan);

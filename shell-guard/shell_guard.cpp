@@ -39,6 +39,7 @@
 #include "common/ascii.hpp"
 #include "common/git.hpp"
 #include "common/output.hpp"
+#include "common/paths.hpp"
 #include "common/payload.hpp"
 #include "common/shell_lexer.hpp"
 
@@ -137,39 +138,15 @@ bool is_long_prefix(std::string_view option, std::string_view full, std::size_t 
 // ---------------------------------------------------------------------------------------------
 // R4: placing a target.
 
-// Backslashes read as `/` and a drive `C:` as `/c` (Git Bash spellings), as the plan file limit
-// reads them.
-std::string slashed(std::string_view path) {
-    std::string text(path);
-    std::replace(text.begin(), text.end(), '\\', '/');
-    if (text.size() >= 2 && is_alpha(text[0]) && text[1] == ':' &&
-        (text.size() == 2 || text[2] == '/'))
-        text = "/" + std::string(1, lower(text[0])) + text.substr(2);
-    return text;
-}
-
-// `.` and `..` resolved lexically, runs of `/` folded: the segments of an absolute path.
-std::vector<std::string_view> segments_of(std::string_view absolute) {
-    std::vector<std::string_view> segments;
-    std::size_t start = 0;
-    while (start <= absolute.size()) {
-        std::size_t end = absolute.find('/', start);
-        if (end == std::string_view::npos) end = absolute.size();
-        const std::string_view segment = absolute.substr(start, end - start);
-        if (segment == "..") {
-            if (!segments.empty()) segments.pop_back();
-        } else if (!segment.empty() && segment != ".") {
-            segments.push_back(segment);
-        }
-        start = end + 1;
-    }
-    return segments;
-}
+// Targets, cwd and the work tree compare in one spelling: Git Bash's (`C:\r\x` is `/c/r/x`), as
+// the plan file limit reads paths (common/paths.hpp).
+using paths::git_bash_spelling;
+using paths::rooted_segments;
 
 const std::string& work_tree_of(Place& place) {
     if (!place.work_tree) {
         std::optional<std::string> top = git_top_level(*place.cwd);
-        place.work_tree = slashed(top ? *top : *place.cwd);
+        place.work_tree = git_bash_spelling(top ? *top : *place.cwd);
     }
     return *place.work_tree;
 }
@@ -224,15 +201,15 @@ bool is_write_target(std::string_view target, Place& place) {
     } else {
         path = std::string(target);
     }
-    path = slashed(path);
+    path = git_bash_spelling(path);
     if (path.starts_with("/dev/")) return false;
     const bool relative = path.empty() || path[0] != '/';
     if (!place.cwd) {
         // The seed's rule: a relative target outside .temp/ is a write, an absolute one is not.
         if (!relative) return false;
         const std::string rooted = "/" + path;
-        const std::vector<std::string_view> segments = segments_of(rooted);
-        // `..` above the start leaves the tree: segments_of clamps at the root, so count them.
+        const std::vector<std::string_view> segments = rooted_segments(rooted);
+        // `..` above the start leaves the tree: rooted_segments clamps at the root, so count them.
         int height = 0;
         std::size_t start = 0;
         while (start <= path.size()) {
@@ -250,15 +227,15 @@ bool is_write_target(std::string_view target, Place& place) {
     }
     std::string absolute;
     if (relative) {
-        absolute = at_work_tree ? work_tree_of(place) : slashed(*place.cwd);
+        absolute = at_work_tree ? work_tree_of(place) : git_bash_spelling(*place.cwd);
         absolute += "/";
         absolute += path;
     } else {
         absolute = path;
     }
-    const std::vector<std::string_view> target_segments = segments_of(absolute);
+    const std::vector<std::string_view> target_segments = rooted_segments(absolute);
     const std::string& tree = work_tree_of(place);
-    const std::vector<std::string_view> tree_segments = segments_of(tree);
+    const std::vector<std::string_view> tree_segments = rooted_segments(tree);
     if (target_segments.size() <= tree_segments.size()) return false; // the tree itself or above
     if (!std::equal(tree_segments.begin(), tree_segments.end(), target_segments.begin()))
         return false; // outside the work tree
@@ -841,7 +818,7 @@ bool awk_runs_command(const Command& awk) {
 
 bool inside_temp(std::string_view path) {
     if (path.empty()) return false;
-    const std::string text = slashed(path);
+    const std::string text = git_bash_spelling(path);
     // Any `.temp` directory on the way to the file.
     std::size_t start = 0;
     while (start <= text.size()) {

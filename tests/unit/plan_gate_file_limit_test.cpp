@@ -7,6 +7,7 @@
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,48 @@ BOOST_AUTO_TEST_CASE(every_kind_of_whitespace_separates_tokens) {
     BOOST_TEST(files_of("src/a.ts\tsrc/b.ts\r\nsrc/c.ts\nsrc/d.ts\fsrc/e.ts\vsrc/f.ts") ==
                (Files{"/c/r/src/a.ts", "/c/r/src/b.ts", "/c/r/src/c.ts", "/c/r/src/d.ts",
                       "/c/r/src/e.ts", "/c/r/src/f.ts"}));
+}
+
+BOOST_AUTO_TEST_CASE(tokens_split_alike_wherever_they_fall_against_64_byte_blocks) {
+    // The plan is split 64 bytes at a time: a token may open, close or straddle a block edge,
+    // and the plan may end exactly on one, inside a token.
+    const char* const separators[] = {" ", "\t", "\r\n", "\f", "\v", "  \n\n  "};
+    for (std::size_t pad = 0; pad < 140; ++pad) {
+        const std::string separator = separators[pad % std::size(separators)];
+        const std::string first = "src/a" + std::to_string(pad) + ".ts";
+        const std::string text = "w" + std::string(pad + 1, pad % 2 == 0 ? ' ' : '\n') + first +
+                                 separator + "lib/b.rs" + separator + "x/" +
+                                 std::string(pad % 70, 'y') + ".md";
+        BOOST_TEST(files_of(text) == (Files{"/c/r/" + first, "/c/r/lib/b.rs",
+                                            "/c/r/x/" + std::string(pad % 70, 'y') + ".md"}),
+                   "pad " << pad);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(control_and_non_ascii_bytes_are_not_whitespace) {
+    BOOST_TEST(files_of("src/a\x01b.ts") == Files{"/c/r/src/a\x01b.ts"});
+    BOOST_TEST(files_of("src/\xC3\xA9.ts") == Files{"/c/r/src/\xC3\xA9.ts"});
+    // A UTF-8 no-break space joins two paths into one token.
+    BOOST_TEST(files_of("src/a.ts\xC2\xA0src/b.ts") == Files{"/c/r/src/a.ts\xC2\xA0src/b.ts"});
+    BOOST_TEST(files_of(std::string("src/a.ts\0src/b.ts", 17)) ==
+               Files{std::string("/c/r/src/a.ts\0src/b.ts", 22)});
+}
+
+BOOST_AUTO_TEST_CASE(spellings_of_one_length_differing_in_one_byte_count_apart) {
+    // Every length from a few bytes to several words: the distinct-spelling set must tell apart
+    // spellings that differ only in their first, middle or last byte, and hold their repeats.
+    for (std::size_t n = 1; n <= 24; ++n) {
+        const std::string name(n, 'm');
+        std::string first = "s/" + name + ".ts", middle = first, last = first;
+        first[0] = 't';
+        middle[2 + n / 2] = 'q';
+        last.back() = 'x';
+        const std::string base = "s/" + name + ".ts";
+        BOOST_TEST(
+            files_of(base + " " + first + " " + middle + " " + last + " " + base + " " + middle) ==
+                (Files{"/c/r/" + base, "/c/r/" + first, "/c/r/" + middle, "/c/r/" + last}),
+            "length " << base.size());
+    }
 }
 
 // ---- what counts nothing ---------------------------------------------------------------------
@@ -289,6 +332,18 @@ BOOST_AUTO_TEST_CASE(counting_and_refusing_together_at_the_boundary) {
     BOOST_TEST(!file_limit_refusal(files_of(eight), "p.md"));
     BOOST_TEST(files_of(nine).size() == 9u);
     BOOST_TEST(file_limit_refusal(files_of(nine), "p.md").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_refusal_lists_drive_spelled_files_in_the_canonical_spelling) {
+    // docs/plan-gate.md, step 3: a plan written on Windows names `C:\\r\\src\\f1.ts`; the files
+    // are compared, counted and listed in the one canonical spelling, `/c/r/src/f1.ts`.
+    std::string text;
+    for (int i = 1; i <= 9; ++i) text += "C:\\r\\src\\f" + std::to_string(i) + ".ts\n";
+    const auto reason = file_limit_refusal(files_of(text), "p.md");
+    BOOST_REQUIRE(reason);
+    for (int i = 1; i <= 9; ++i)
+        BOOST_TEST(holds(*reason, "\n- /c/r/src/f" + std::to_string(i) + ".ts\n"));
+    BOOST_TEST(!holds(*reason, "C:"));
 }
 
 // ---- bounds (docs/plan-gate.md, "File limit")

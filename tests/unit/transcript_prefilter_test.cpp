@@ -112,6 +112,7 @@ BOOST_AUTO_TEST_CASE(needles_are_the_documented_bytes) {
     BOOST_TEST(needle_text(needle_subagent_type) == "subagent_type");
     BOOST_TEST(needle_text(needle_verdict) == "VERDICT:");
     BOOST_TEST(needle_text(needle_command_message) == "<command-message>viber:");
+    BOOST_TEST(needle_text(needle_plans) == "plans");
 }
 
 BOOST_AUTO_TEST_CASE(every_needle_at_every_block_offset) {
@@ -197,6 +198,126 @@ BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcr
             BOOST_TEST_REQUIRE(a.last_plan_write.has_value() == b.last_plan_write.has_value());
             BOOST_TEST_REQUIRE(a.dispatches.size() == b.dispatches.size());
             BOOST_TEST_REQUIRE(a.verdicts.size() == b.verdicts.size());
+        }
+    }
+}
+
+// The kernel looks only for the needles the scan wants after the lines before, and stops after a
+// line that changes them: a needle wanted only from the next line on, in the same vector block
+// (or the same buffer) as that line, must still be found, by every kernel and buffer size.
+BOOST_AUTO_TEST_CASE(needles_wanted_from_the_next_line_on_are_found_right_after_it) {
+    const std::string skill =
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"Skill","input":{"skill":"viber:planner"}}]}})";
+    const std::string entry =
+        R"({"message":{"content":[{"type":"tool_use","name":"EnterPlanMode","input":{}}]}})";
+    const std::string write =
+        R"({"message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/p.md"}}]}})";
+    const std::string dispatch =
+        R"({"message":{"content":[{"type":"tool_use","id":"toolu_3","name":"Agent","input":{"subagent_type":"viber:planner-review"}}]}})";
+    const std::string verdict =
+        R"({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_3","content":"VERDICT: PASS"}]}})";
+    // A Read's file_path without `plans` on the line is no plan write; `plans` alone is nothing.
+    const std::string read =
+        R"({"message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"/r/p.md"}}]}})";
+    const std::string plans_alone = R"({"note":"plans"})";
+    const std::string text = skill + "\n" + entry + "\n" + write + "\n" + read + "\n" +
+                             plans_alone + "\n" + dispatch + "\n" + verdict + "\n";
+    constexpr PairedAgent reviewers[] = {
+        {.name = "planner-review", .rule = PairRule::single_reviewer}};
+    for (const auto kernel :
+         {Kernel::scalar, Kernel::sse2, Kernel::avx2, Kernel::avx512, Kernel::neon}) {
+        for (std::size_t buffer = 64; buffer <= text.size() + 64; buffer += 7) {
+            const Scan gate =
+                scan_bytes_with(text, Request{Signals::planner, true, reviewers}, buffer, kernel);
+            BOOST_TEST_REQUIRE(gate.lines == 7u);
+            BOOST_TEST_REQUIRE(gate.last_signal == 1u, "buffer " << buffer);
+            BOOST_TEST_REQUIRE(gate.last_signal_entry == 2u, "buffer " << buffer);
+            BOOST_TEST_REQUIRE(gate.last_plan_write.has_value());
+            BOOST_TEST_REQUIRE(gate.last_plan_write->line == 3u);
+            BOOST_TEST_REQUIRE(gate.dispatches.size() == 1u, "buffer " << buffer);
+            BOOST_TEST_REQUIRE(gate.dispatches[0].line == 6u);
+            BOOST_TEST_REQUIRE(gate.verdicts.size() == 1u, "buffer " << buffer);
+            BOOST_TEST_REQUIRE(gate.verdicts[0].line == 7u);
+            const Scan hints =
+                scan_bytes_with(text, Request{Signals::planner_chain, false}, buffer, kernel);
+            BOOST_TEST_REQUIRE(hints.last_signal == 1u);
+            BOOST_TEST_REQUIRE(hints.last_signal_entry == 2u, "buffer " << buffer);
+            BOOST_TEST_REQUIRE(!hints.last_plan_write.has_value());
+        }
+    }
+}
+
+// A line holding `plans` but another file_path is read as before: the path decides, not the word.
+BOOST_AUTO_TEST_CASE(a_file_path_line_is_parsed_when_plans_is_anywhere_on_it) {
+    const std::string quoted =
+        R"({"message":{"content":[{"type":"text","text":"the plans"},{"type":"tool_use","name":"Edit","input":{"file_path":"/r/plans/q.md"}}]}})";
+    const std::string other =
+        R"({"message":{"content":[{"type":"text","text":"the plans"},{"type":"tool_use","name":"Edit","input":{"file_path":"/r/src/q.md"}}]}})";
+    for (const auto kernel : {Kernel::scalar, Kernel::best}) {
+        const Scan a =
+            scan_bytes_with(quoted + "\n", Request{Signals::planner, true}, 1 << 16, kernel);
+        BOOST_TEST_REQUIRE(a.last_plan_write.has_value());
+        BOOST_TEST(a.last_plan_write->file_path == "/r/plans/q.md");
+        const Scan b =
+            scan_bytes_with(other + "\n", Request{Signals::planner, true}, 1 << 16, kernel);
+        BOOST_TEST(!b.last_plan_write.has_value());
+    }
+}
+
+// A vector kernel finds a needle by a probe byte up to 16 bytes into it and confirms it from its
+// start: the scanner keeps those bytes when it refills the buffer, for short lines kept whole and
+// for long lines it drops. Every needle, shifted across every refill point, is found by every
+// kernel at every buffer size.
+BOOST_AUTO_TEST_CASE(needles_straddling_a_refill_are_found_by_every_kernel) {
+    for (std::size_t pad = 0; pad < 90; ++pad) {
+        const std::string p(pad, 'x');
+        const std::string text =
+            R"({"pad":")" + p +
+            R"(","type":"permission-mode","permissionMode":"default"})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"Skill","input":{"skill":"planner"}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"EnterPlanMode","input":{}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/p.md"}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","id":"toolu_7","name":"Agent","input":{"subagent_type":"planner-review"}}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"VERDICT: FAIL"}]}})"
+            "\n" +
+            R"({"pad":")" + p +
+            R"(","type":"user","message":{"content":"<command-message>viber:fixer</command-message>"}})"
+            "\n";
+        constexpr PairedAgent reviewers[] = {
+            {.name = "planner-review", .rule = PairRule::single_reviewer}};
+        for (const auto kernel :
+             {Kernel::scalar, Kernel::sse2, Kernel::avx2, Kernel::avx512, Kernel::neon}) {
+            for (std::size_t buffer = 64; buffer < 170; buffer += 3) {
+                const Scan gate = scan_bytes_with(text, Request{Signals::planner, true, reviewers},
+                                                  buffer, kernel);
+                BOOST_TEST_REQUIRE(gate.readable);
+                BOOST_TEST_REQUIRE(gate.episode_start == 1u, "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_signal == 2u, "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_signal_entry == 3u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write.has_value(),
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write->line == 4u);
+                BOOST_TEST_REQUIRE(gate.dispatches.size() == 1u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.verdicts.size() == 1u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE((gate.verdicts[0].value == Verdict::fail));
+                const Scan hints =
+                    scan_bytes_with(text, Request{Signals::planner_chain, false}, buffer, kernel);
+                BOOST_TEST_REQUIRE(hints.last_signal == 7u, "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(hints.episode_start == 1u);
+            }
         }
     }
 }
