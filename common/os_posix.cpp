@@ -18,6 +18,9 @@
 
 #ifdef __linux__
 #include <sys/prctl.h>
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14's value; older C library headers lack the name
+#endif
 #endif
 #ifdef __APPLE__
 #include <mach-o/dyld.h>
@@ -55,16 +58,17 @@ std::optional<std::tm> utc_calendar(std::time_t seconds) {
 void expect_large_write(void* data, std::size_t size) {
 #ifdef __linux__
     constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
+    constexpr std::uintptr_t page = 4096;
+    if (size < huge_page) return; // a small buffer's few faults cost less than the calls
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    // Only whole pages inside the buffer: a hint never reaches memory the buffer does not own.
     const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
     const std::uintptr_t last = (begin + size) & ~(huge_page - 1);
-    // Only whole huge pages inside the buffer: a hint never reaches memory the buffer does not own.
     if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-    const std::uintptr_t page_first = (begin + 4095) & ~std::uintptr_t{4095};
-    const std::uintptr_t page_last = (begin + size) & ~std::uintptr_t{4095};
+    // Then every page is taken in one call instead of one fault each (Linux 5.14; an older
+    // kernel refuses it and the pages fault as they are written).
+    const std::uintptr_t page_first = (begin + page - 1) & ~(page - 1);
+    const std::uintptr_t page_last = (begin + size) & ~(page - 1);
     if (page_last > page_first)
         ::madvise(reinterpret_cast<void*>(page_first), page_last - page_first, MADV_POPULATE_WRITE);
 #else
@@ -111,8 +115,7 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     // Bytes go straight into the result. A regular file is sized once (one more byte than it
     // holds, so the read that finds its end needs no growth); a pipe grows geometrically from
     // 64 KiB. Never more than one byte past the cap, the byte that shows the cap was passed.
-    const std::size_t bound =
-        limits.max_bytes == std::string().max_size() ? limits.max_bytes : limits.max_bytes + 1;
+    const std::size_t bound = std::max(limits.max_bytes, limits.max_bytes + 1);
     const std::optional<std::size_t> file_bytes = regular_file_bytes_left(fd);
     std::string bytes;
     std::size_t used = 0;
