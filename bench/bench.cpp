@@ -541,6 +541,21 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      "Next step: narrow the plan.",
                      {floor_on(plain_gate, "<= 3x floor", 3)},
                      true});
+    // The same path on a plain plan naming 3 files: what running bash on config.sh and the rest
+    // of the gate cost without the file counter's work, so the row above can be read against it.
+    const std::string small_plan_path = project + "/.claude/plans/plain-small.md";
+    write_file(small_plan_path, plain_plan(600, 3));
+    const std::string small_transcript = world.work + "/transcript-plain-small.jsonl";
+    generate(small_transcript, 0, Tail::plain_plan, small_plan_path, 0);
+    const std::string small_gate =
+        world.input("gate-plain-small.json", exit_plan_mode_payload(small_transcript, project));
+    cases.push_back({"plan-gate, plain plan naming 3 paths (config.sh, no counting)",
+                     {"plan-gate", world.bin("plan-gate"), {}, small_gate},
+                     runs(20),
+                     "deny",
+                     "Next step: review the plan.",
+                     {floor_on(small_gate, "", 0)},
+                     true});
     return cases;
 }
 

@@ -110,6 +110,9 @@ public:
     long read_some(char* into, std::size_t size);
     // Reads exactly `size` bytes at `offset` without moving the position; false on error or end.
     bool read_exact_at(char* into, std::size_t size, std::uint64_t offset);
+    // The file's size now, in bytes; nullopt when it cannot be told. A hint for sizing a
+    // buffer only: the file may grow or shrink before it is read.
+    std::optional<std::uint64_t> size() const;
 
 private:
     static constexpr std::intptr_t invalid = -1;

@@ -249,6 +249,12 @@ long File::read_some(char* into, std::size_t size) {
     }
 }
 
+std::optional<std::uint64_t> File::size() const {
+    struct stat st {};
+    if (::fstat(static_cast<int>(handle_), &st) != 0 || st.st_size < 0) return std::nullopt;
+    return static_cast<std::uint64_t>(st.st_size);
+}
+
 bool File::read_exact_at(char* into, std::size_t size, std::uint64_t offset) {
     std::size_t done = 0;
     while (done < size) {

@@ -274,6 +274,12 @@ long File::read_some(char* into, std::size_t size) {
     return got;
 }
 
+std::optional<std::uint64_t> File::size() const {
+    LARGE_INTEGER bytes{};
+    if (!::GetFileSizeEx(as_handle(handle_), &bytes) || bytes.QuadPart < 0) return std::nullopt;
+    return static_cast<std::uint64_t>(bytes.QuadPart);
+}
+
 bool File::read_exact_at(char* into, std::size_t size, std::uint64_t offset) {
     std::size_t done = 0;
     while (done < size) {

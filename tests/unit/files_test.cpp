@@ -7,7 +7,9 @@
 
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <cstdint>
 #include <fcntl.h>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -147,6 +149,27 @@ BOOST_AUTO_TEST_CASE(the_size_cap_is_inclusive) {
     BOOST_TEST(read_regular_file(path, 100).has_value());
     BOOST_TEST(!read_regular_file(path, 99));
     BOOST_TEST(!read_regular_file(path, 0));
+}
+
+BOOST_AUTO_TEST_CASE(the_size_is_what_the_file_holds) {
+    ScratchDir dir;
+    viber::os::File file =
+        viber::os::File::open_regular(dir.write("sized", std::string(70000, 'y')));
+    BOOST_REQUIRE(file);
+    BOOST_TEST((file.size() == std::optional<std::uint64_t>(70000)));
+}
+
+BOOST_AUTO_TEST_CASE(a_file_that_reports_no_size_is_read_whole,
+                     *viber::testing::posix_only("/proc")) {
+    // /proc/self/status is a regular file whose size reads as 0: the buffer sized from the size
+    // hint must grow to take what the read finds.
+    viber::os::File file = viber::os::File::open_regular("/proc/self/status");
+    BOOST_REQUIRE(file);
+    BOOST_REQUIRE((file.size() == std::optional<std::uint64_t>(0)));
+    const auto got = read_regular_file("/proc/self/status");
+    BOOST_REQUIRE(got);
+    BOOST_TEST(got->starts_with("Name:"));
+    BOOST_TEST(got->find("\nPid:") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(a_file_whose_read_fails_is_refused, *viber::testing::posix_only("/proc")) {
