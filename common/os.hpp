@@ -36,12 +36,6 @@ std::optional<std::tm> utc_calendar(std::time_t seconds);
 // vectorised), a plain search elsewhere.
 bool contains_bytes(std::string_view haystack, std::string_view needle);
 
-// Hints that the fresh buffer [data, data + size) is about to be written through: the kernel may
-// back it with huge pages and takes its pages in one call, instead of one page fault for each
-// 4 KiB, which is most of the cost of taking in a payload of several MiB. Linux only (madvise);
-// elsewhere, and for buffers under 2 MiB, it does nothing.
-void expect_large_write(void* data, std::size_t size);
-
 // ---------------------------------------------------------------------------------------------
 // Standard streams
 

@@ -55,28 +55,6 @@ std::optional<std::tm> utc_calendar(std::time_t seconds) {
     return tm;
 }
 
-void expect_large_write(void* data, std::size_t size) {
-#ifdef __linux__
-    constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
-    constexpr std::uintptr_t page = 4096;
-    if (size < huge_page) return; // a small buffer's few faults cost less than the calls
-    const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    // Only whole pages inside the buffer: a hint never reaches memory the buffer does not own.
-    const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
-    const std::uintptr_t last = (begin + size) & ~(huge_page - 1);
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-    // Then every page is taken in one call instead of one fault each (Linux 5.14; an older
-    // kernel refuses it and the pages fault as they are written).
-    const std::uintptr_t page_first = (begin + page - 1) & ~(page - 1);
-    const std::uintptr_t page_last = (begin + size) & ~(page - 1);
-    if (page_last > page_first)
-        ::madvise(reinterpret_cast<void*>(page_first), page_last - page_first, MADV_POPULATE_WRITE);
-#else
-    (void)data;
-    (void)size;
-#endif
-}
-
 bool contains_bytes(std::string_view haystack, std::string_view needle) {
     if (needle.empty()) return true;
     // An empty haystack may have a null data(): memmem must not see it.
@@ -98,6 +76,32 @@ void prepare_standard_streams() {
 
 namespace {
 
+// A fresh buffer of `room` bytes whose first `written` are about to be written: the kernel may
+// back it with huge pages, and takes those first pages in one call instead of one page fault for
+// each 4 KiB, which is most of the cost of taking in a payload of several MiB. Buffers under
+// 2 MiB are left alone: their few faults cost less than the calls.
+void expect_writes(char* data, std::size_t written, std::size_t room) {
+#ifdef __linux__
+    constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
+    constexpr std::uintptr_t page = 4096;
+    if (room < huge_page) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(data);
+    // Only whole pages inside the buffer: a hint never reaches memory the buffer does not own.
+    const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
+    const std::uintptr_t last = (begin + room) & ~(huge_page - 1);
+    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    // Linux 5.14; an older kernel refuses it and the pages fault as they are written.
+    const std::uintptr_t page_first = (begin + page - 1) & ~(page - 1);
+    const std::uintptr_t page_last = (begin + written) & ~(page - 1);
+    if (page_last > page_first)
+        ::madvise(reinterpret_cast<void*>(page_first), page_last - page_first, MADV_POPULATE_WRITE);
+#else
+    (void)data;
+    (void)written;
+    (void)room;
+#endif
+}
+
 // The bytes a regular file still holds from the descriptor's position on; nullopt for a pipe, a
 // terminal or anything else whose size is not known ahead.
 std::optional<std::size_t> regular_file_bytes_left(int fd) {
@@ -112,23 +116,31 @@ std::optional<std::size_t> regular_file_bytes_left(int fd) {
 
 std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     const auto total_deadline = Clock::now() + limits.total;
-    // Bytes go straight into the result. A regular file is sized once (one more byte than it
-    // holds, so the read that finds its end needs no growth); a pipe grows geometrically from
-    // 64 KiB. Never more than one byte past the cap, the byte that shows the cap was passed.
+    // Bytes go straight into the result. A regular file's buffer is sized once (one byte more than
+    // it holds, so the read that finds its end needs no growth) and read whole; a pipe's grows
+    // geometrically from 64 KiB, its size (std::string zeroes what it adds) a pipe's read at a
+    // time. Never more than one byte past the cap, the byte that shows the cap was passed.
+    constexpr std::size_t pipe_read = 64 * 1024;
     const std::size_t bound = std::max(limits.max_bytes, limits.max_bytes + 1);
     const std::optional<std::size_t> file_bytes = regular_file_bytes_left(fd);
     std::string bytes;
     std::size_t used = 0;
-    const auto grow_to = [&](std::size_t size) {
-        bytes.reserve(size);
-        expect_large_write(bytes.data(), bytes.capacity());
-        bytes.resize(size);
+    // A new buffer of `room` bytes holding the `used` read so far. Built beside the old one, not
+    // by reserve(), so the copy already lands on the pages taken in one call.
+    const auto move_to_buffer_of = [&](std::size_t room) {
+        std::string next;
+        next.reserve(room);
+        expect_writes(next.data(), file_bytes ? next.capacity() : used, next.capacity());
+        next.append(bytes, 0, used);
+        bytes.swap(next);
     };
-    grow_to(std::min(bound, file_bytes ? *file_bytes + 1 : std::size_t{64} * 1024));
+    move_to_buffer_of(std::min(bound, file_bytes ? *file_bytes + 1 : pipe_read));
     for (;;) {
         if (used == bytes.size()) {
             if (used >= bound) return std::nullopt;
-            grow_to(std::min(bound, used * 2));
+            if (used == bytes.capacity()) move_to_buffer_of(std::min(bound, used * 2));
+            bytes.resize(file_bytes ? bytes.capacity()
+                                    : std::min(bytes.capacity(), used + pipe_read));
         }
         pollfd pfd{fd, POLLIN, 0};
         const int ready =

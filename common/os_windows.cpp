@@ -72,9 +72,6 @@ std::optional<std::tm> utc_calendar(std::time_t seconds) {
     return tm;
 }
 
-// The hint is madvise's (Linux); Windows has no per-range equivalent worth a call here.
-void expect_large_write(void* /*data*/, std::size_t /*size*/) {}
-
 bool contains_bytes(std::string_view haystack, std::string_view needle) {
     return haystack.find(needle) != std::string_view::npos;
 }
