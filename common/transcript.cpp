@@ -4,7 +4,9 @@
 // One pass: read() into a reused buffer, a fused prefilter kernel that finds newlines and every
 // needle at once, and Boost.JSON only for the few lines whose needles matter in the current state.
 // A line that is not a candidate is never held whole: only its start offset is kept, and a
-// candidate that outgrew the buffer is read again with pread() when it ends.
+// candidate that outgrew the buffer is read again with pread() when it ends. After the last plan
+// write, a line only pairing can want waits unparsed in a bounded window (its place, not its
+// bytes) until the caller says which reviewer decides.
 #include "common/transcript.hpp"
 
 #include "common/files.hpp"
@@ -597,9 +599,11 @@ public:
 
     // True when the raw line holds the name of a paired agent: a dispatch line without one
     // cannot be a kept dispatch (the name is plain ASCII, never escaped).
-    bool mentions_agent(std::string_view raw) const {
-        for (const PairedAgent& candidate : agents_)
+    bool mentions_agent(std::string_view raw, bool members_only = false) const {
+        for (const PairedAgent& candidate : agents_) {
+            if (members_only && candidate.rule != PairRule::review_set) continue;
             if (raw.find(candidate.name) != std::string_view::npos) return true;
+        }
         return false;
     }
 
@@ -630,6 +634,16 @@ public:
     bool may_close(std::string_view raw, std::vector<std::size_t>& named) const {
         named.clear();
         if (closable_.empty()) return false;
+        names(raw, named);
+        if (id_less_members_ > 0 ||
+            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
+            return true;
+        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
+    }
+
+    // The kept dispatches a raw line names by a `toolu_` token, sorted, into `named`.
+    void names(std::string_view raw, std::vector<std::size_t>& named) const {
+        named.clear();
         for_each_toolu_token(raw, [&](std::string_view token) {
             const auto it = by_id_.find(token);
             if (it == by_id_.end()) return;
@@ -641,10 +655,6 @@ public:
         });
         std::sort(named.begin(), named.end());
         named.erase(std::unique(named.begin(), named.end()), named.end());
-        if (id_less_members_ > 0 ||
-            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
-            return true;
-        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
     }
 
     // A verdict line naming `named`: closes what it closes; false when it closes nothing, so the
@@ -704,11 +714,40 @@ private:
 // ---------------------------------------------------------------------------------------------
 // The scanner
 
+constexpr std::uint32_t pairing_needles =
+    needle_bit(detail::needle_subagent_type) | needle_bit(detail::needle_verdict);
+
 class Scanner {
+private:
+    struct Deferred {
+        std::size_t line = 0;
+        std::uint64_t offset = 0; // of the line's first byte
+        std::uint32_t length = 0; // without the newline; at most longest_parsed_line
+        std::uint32_t needles = 0;
+    };
+    static_assert(longest_parsed_line <= UINT32_MAX);
+
+    // Which paired agents a pass over lines pairs: all of them, or (a settle_later window, whose
+    // single reviewers are walked back instead) the review-set members.
+    enum class Who { all, members };
+
+    // A single reviewer's pairing in constant space (settle_later; docs/plan-gate.md, "Pairing"):
+    // a dispatch replaces the open one; an open dispatch with an id is closed by the first verdict
+    // line naming it, one without by the next verdict line.
+    struct SingleReviewer {
+        std::optional<Dispatch> last; // its latest dispatch
+        bool open = false;            // `last` is not closed
+        std::optional<Dispatch> pair_dispatch;
+        std::optional<VerdictLine> pair_verdict;
+    };
+
 public:
-    Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size)
+    Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size,
+            std::size_t window_entries)
         : request_(request), kernel_(resolve(kernel)),
-          buffer_size_(buffer_size < 64 ? 64 : buffer_size), pairing_(request.paired_agents) {}
+          buffer_size_(buffer_size < 64 ? 64 : buffer_size),
+          window_capacity_(window_entries < 2 ? 2 : window_entries),
+          singles_(request.paired_agents.size()), pairing_(request.paired_agents) {}
 
     Scan run(Source& source) {
         // Zeros before the data for the kernels' look-behind, then room to align the data. The
@@ -745,7 +784,9 @@ public:
             if (failed_) return failed();
             if (at_end) {
                 if (buffer_offset_ + filled > line_start_) end_line(filled);
+                if (!failed_ && !request_.settle_later) absorb(window_.size());
                 if (failed_) return failed();
+                buffer_.reset(); // only the window's places outlive the scan
                 scan_.readable = true;
                 return std::move(scan_);
             }
@@ -783,6 +824,36 @@ public:
     }
     void hit(std::size_t, unsigned needle) { hits_ |= 1u << needle; }
 
+    // True when pairing candidates still wait in the window (a settle_later scan).
+    bool pending() const { return !window_.empty(); }
+
+    // settle_pairing() for the scan this scanner returned.
+    bool settle(Scan& scan, std::span<const PairedAgent> agents) {
+        scan_ = std::move(scan);
+        bool settled = true;
+        try {
+            // The review set pairs verdicts with the earliest open dispatch they name, so it reads
+            // every line in order; a single reviewer's latest pair is found from the end, and its
+            // lines join the lists last (they renumber the kept dispatches).
+            const auto known = [&](const PairedAgent& wanted) {
+                return pairing_.agent(wanted.name);
+            };
+            if (std::any_of(agents.begin(), agents.end(), [&](const PairedAgent& wanted) {
+                    return known(wanted) != nullptr && !compact(*known(wanted));
+                }))
+                settled = pair_in_order(window_.size(), Who::members);
+            for (const PairedAgent& wanted : agents) {
+                const PairedAgent* agent = known(wanted);
+                if (settled && agent != nullptr && compact(*agent)) settled = settle_single(*agent);
+            }
+        } catch (...) {
+            settled = false;
+        }
+        window_.clear();
+        scan = std::move(scan_);
+        return settled;
+    }
+
 private:
     Scan failed() {
         Scan none;
@@ -802,11 +873,9 @@ private:
             mask |= 1u << detail::needle_command_message;
         if (request_.plan_writes) {
             mask |= plan_write_needles;
-            if (scan_.last_plan_write && !request_.paired_agents.empty()) {
-                mask |= 1u << detail::needle_subagent_type;
-                // Verdict lines matter only once a kept dispatch could be closed by one.
-                if (!scan_.dispatches.empty()) mask |= 1u << detail::needle_verdict;
-            }
+            // Verdict lines matter only once a kept dispatch could be closed by one: whether one
+            // is kept is known only when the window is paired (worth_pairing checks it there).
+            if (scan_.last_plan_write && !request_.paired_agents.empty()) mask |= pairing_needles;
         }
         return mask;
     }
@@ -815,18 +884,35 @@ private:
     // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
     // no kept dispatch.
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
+        return worth_pairing(worth_parsing_signals(relevant, held), held, Who::all);
+    }
+
+    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held) const {
         constexpr std::uint32_t plans = 1u << detail::needle_plans;
         if ((relevant & plans) &&
             held.find(needles[detail::needle_file_path].text) == std::string_view::npos)
             relevant &= ~plans;
+        return relevant;
+    }
+
+    std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
         constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
         constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
-        if ((relevant & subagent) && !pairing_.mentions_agent(held)) relevant &= ~subagent;
+        const bool singles = who == Who::all && request_.settle_later;
+        if ((relevant & subagent) && !pairing_.mentions_agent(held, who == Who::members))
+            relevant &= ~subagent;
         if (relevant & verdict) {
             // The parse decides whether the line is a dispatch; only a line that is none can be a
             // verdict line, so this check is for lines with no dispatch left to parse for.
-            if (held.find(R"("status":"async_launched")") != std::string_view::npos ||
-                (!(relevant & subagent) && !pairing_.may_close(held, named_)))
+            const bool kept = !scan_.dispatches.empty();
+            const auto may_close = [&] {
+                if (kept && pairing_.may_close(held, named_)) return true;
+                return singles && std::any_of(singles_.begin(), singles_.end(),
+                                              [&](const auto& s) { return closes(s, held); });
+            };
+            if (!(kept || (singles && single_open())) ||
+                held.find(R"("status":"async_launched")") != std::string_view::npos ||
+                (!(relevant & subagent) && !may_close()))
                 relevant &= ~verdict;
         }
         return relevant;
@@ -839,12 +925,22 @@ private:
         const std::uint64_t end = buffer_offset_ + at;
         const auto length = static_cast<std::size_t>(end - line_start_);
         std::uint32_t relevant = hits_ & wanted();
-        if (relevant != 0 && !line_dropped_) {
-            relevant = worth_parsing(
-                relevant, std::string_view(data_ + (line_start_ - buffer_offset_), length));
-        }
         // A line past the cap is never read back: memory stays bounded whatever the file holds.
         if (length > longest_parsed_line) relevant = 0;
+        const std::string_view held =
+            line_dropped_ ? std::string_view()
+                          : std::string_view(data_ + (line_start_ - buffer_offset_), length);
+        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held);
+        if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
+            // Only pairing can want this line: its place is kept, its bytes are not parsed now.
+            defer(line, line_start_, length, relevant);
+            relevant = 0;
+        } else if ((relevant & pairing_needles) != 0) {
+            // A line parsed now that pairing also reads: the lines before it are paired first.
+            absorb(window_.size());
+            if (failed_) return;
+        }
+        if (relevant != 0 && !line_dropped_) relevant = worth_pairing(relevant, held, Who::all);
         if (relevant != 0) {
             try {
                 char* bytes = nullptr;
@@ -877,19 +973,409 @@ private:
         line_start_ = end + 1;
     }
 
-    void apply(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
-        // A small arena for the parse; the monotonic resource also makes destruction trivial,
-        // so a deeply nested value is never torn down recursively.
-        json::monotonic_resource arena(arena_.data(), arena_.size());
+    // ---- The pairing window
+    //
+    // After the last plan write, a line that only pairing can want (a dispatch or verdict
+    // candidate, no other needle in the current state) is not parsed as it passes: its number,
+    // place and needles are kept in a bounded window. The window is absorbed (its oldest half
+    // when full, all of it before a line parsed for another reason that pairing also reads, and
+    // at the end of a scan that does not settle later) and settled when the caller says which
+    // agents it pairs. Absorbing pairs the lines in order, with the checks and parse each would
+    // have had when read, except that with settle_later a single reviewer keeps constant state
+    // (SingleReviewer) found from the end of the lines (walk_back). A plan write empties it all.
+
+    bool compact(const PairedAgent& agent) const {
+        return request_.settle_later && agent.rule == PairRule::single_reviewer;
+    }
+    std::size_t slot(const PairedAgent& agent) const {
+        return static_cast<std::size_t>(&agent - request_.paired_agents.data());
+    }
+    bool single_open() const {
+        return std::any_of(singles_.begin(), singles_.end(),
+                           [](const SingleReviewer& s) { return s.open; });
+    }
+    static bool names(std::string_view raw, const std::string& id) {
+        bool named = false;
+        for_each_toolu_token(raw, [&](std::string_view token) { named = named || token == id; });
+        return named;
+    }
+    // True when a verdict line with this raw text closes `single`'s open dispatch.
+    static bool closes(const SingleReviewer& single, std::string_view raw) {
+        return single.open && (single.last->id.empty() || names(raw, single.last->id));
+    }
+
+    void defer(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles) {
+        if (window_.size() >= window_capacity_) {
+            if (!absorb(window_capacity_ / 2)) return;
+        }
+        // Reserved whole at once: growing would copy it and touch twice the pages (a page the
+        // window never reaches is never touched).
+        if (window_.capacity() == 0) window_.reserve(window_capacity_);
+        window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
+    }
+
+    // Window lines read again, a block of consecutive ones at a time.
+    struct Blocks {
+        std::string bytes;
+        std::uint64_t offset = 0; // of bytes[0] in the file
+    };
+
+    // The raw bytes of window line `index` again; nullopt when they cannot be read. A line not
+    // in `blocks` is read with the window lines next to it in the direction they are visited:
+    // forward up to line `last`, or back, at most block_size bytes. Each visit in one direction
+    // then reads every byte at most once, and a second direction has its own Blocks.
+    static constexpr std::size_t block_size = 256 * 1024;
+    std::optional<std::string_view> raw_line(Blocks& blocks, std::size_t index, bool forward,
+                                             std::size_t last = 0) {
+        const Deferred& entry = window_[index];
+        const std::uint64_t end = entry.offset + entry.length;
+        if (entry.offset < blocks.offset || end > blocks.offset + blocks.bytes.size()) {
+            std::uint64_t from = entry.offset;
+            std::uint64_t to = end;
+            if (forward) {
+                for (std::size_t j = index + 1; j <= last && j < window_.size(); ++j) {
+                    const std::uint64_t next = window_[j].offset + window_[j].length;
+                    if (next - from > block_size) break;
+                    to = next;
+                }
+            } else {
+                for (std::size_t j = index; j-- > 0;) {
+                    if (to - window_[j].offset > block_size) break;
+                    from = window_[j].offset;
+                }
+            }
+            blocks.offset = from;
+            if (!source_->read_at(blocks.bytes, from, static_cast<std::size_t>(to - from))) {
+                blocks.bytes.clear();
+                return std::nullopt;
+            }
+        }
+        return std::string_view(blocks.bytes)
+            .substr(static_cast<std::size_t>(entry.offset - blocks.offset), entry.length);
+    }
+
+    // Window line `index` copied into read_back_, ready to parse.
+    std::optional<std::string_view> parse_copy(Blocks& blocks, std::size_t index, bool forward,
+                                               std::size_t last = 0) {
+        const auto raw = raw_line(blocks, index, forward, last);
+        if (!raw) return std::nullopt;
+        read_back_.assign(*raw);
+        return parse_ready(read_back_);
+    }
+
+    // The trailing CR dropped and lone surrogates rewritten, as on the first read.
+    static std::string_view parse_ready(std::string& bytes) {
+        std::size_t size = bytes.size();
+        if (size > 0 && bytes[size - 1] == '\r') --size;
+        replace_lone_surrogates(bytes.data(), size);
+        return std::string_view(bytes.data(), size);
+    }
+
+    // Absorbs the oldest `count` window lines and drops them from the window; false (and
+    // failed_) when one cannot be read again or memory runs out.
+    bool absorb(std::size_t count) {
+        if (failed_) return false;
+        count = std::min(count, window_.size());
+        try {
+            if (request_.settle_later) {
+                for (const PairedAgent& agent : request_.paired_agents) {
+                    if (!compact(agent)) continue;
+                    auto after = walk_back(agent, count, singles_[slot(agent)]);
+                    if (!after) return fail();
+                    singles_[slot(agent)] = std::move(*after);
+                }
+            }
+            if (!pair_in_order(count, request_.settle_later ? Who::members : Who::all))
+                return fail();
+            window_.erase(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(count));
+            if (read_back_.capacity() > buffer_size_) std::string().swap(read_back_);
+            ahead_ = Blocks{};
+            behind_ = Blocks{};
+        } catch (...) {
+            return fail();
+        }
+        return true;
+    }
+
+    bool fail() {
+        failed_ = true;
+        return false;
+    }
+
+    // Pairs the oldest `count` window lines in line order for `who`.
+    bool pair_in_order(std::size_t count, Who who) {
+        constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
+        for (std::size_t i = 0; i < count; ++i) {
+            const Deferred& entry = window_[i];
+            // Without a dispatch it could close, a verdict candidate is not even read.
+            if ((entry.needles & subagent) == 0 && scan_.dispatches.empty() &&
+                (who == Who::members || !single_open()))
+                continue;
+            const auto raw = raw_line(ahead_, i, true, count - 1);
+            if (!raw) return false;
+            const std::uint32_t relevant = worth_pairing(entry.needles, *raw, who);
+            if (relevant == 0) continue;
+            const auto bytes = parse_copy(ahead_, i, true, count - 1);
+            if (!bytes) return false;
+            pair_line(entry.line, *bytes, relevant, who);
+        }
+        return true;
+    }
+
+    // Parses one line into `arena` and `parsed` (which uses the same storage, so the result is
+    // moved, not copied); nullptr when it is not a live JSON object.
+    static const json::object* parse_record(std::string_view bytes, json::monotonic_resource& arena,
+                                            json::value& parsed) {
         json::parse_options options;
         options.max_depth = 10000;
         options.allow_invalid_utf8 = true;
         boost::system::error_code ec;
-        json::value parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
-        if (ec || !parsed.is_object()) return; // not JSON: not an event
+        parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
+        if (ec || !parsed.is_object()) return nullptr; // not JSON: not an event
         const json::object& record = parsed.get_object();
+        // Replays whole messages; never a live event.
+        if (string_field(record, "type") == "api-request-blob") return nullptr;
+        return &record;
+    }
+
+    // A window line paired as apply() pairs it: its dispatches (the line is then no verdict
+    // line), else its verdict.
+    void pair_line(std::size_t line, std::string_view bytes, std::uint32_t relevant, Who who) {
+        json::monotonic_resource arena(arena_.data(), arena_.size());
+        // Held in the arena's storage: the parse is moved in, never copied out of the arena.
+        json::value parsed(json::storage_ptr{&arena});
+        const json::object* record = parse_record(bytes, arena, parsed);
+        if (record == nullptr) return;
+        bool dispatch_here = false;
+        for_each_dispatch(*record, [&](const json::object& use, const json::object& input,
+                                       std::string_view type) {
+            dispatch_here = true;
+            dispatched(line, use, input, type, who);
+        });
+        if ((relevant & (1u << detail::needle_verdict)) && !dispatch_here)
+            verdict_line(line, bytes, parsed, who);
+    }
+
+    // Calls visit(use, input, subagent_type) for each dispatch on the line (any agent's) in order.
+    template <class Visit> static void for_each_dispatch(const json::object& record, Visit visit) {
+        const json::object* message = object_field(record, "message");
+        if (message == nullptr) return;
+        const auto* content = message->if_contains("content");
+        if (content == nullptr || !content->is_array()) return;
+        for (const auto& element : content->get_array()) {
+            if (!element.is_object()) continue;
+            const json::object& use = element.get_object();
+            if (string_field(use, "type") != "tool_use") continue;
+            if (const auto type = dispatch_type(use))
+                visit(use, *object_field(use, "input"), *type);
+        }
+    }
+
+    // The subagent_type of a tool_use named Agent or Task, when it has one.
+    static std::optional<std::string_view> dispatch_type(const json::object& use) {
+        const auto name = string_field(use, "name");
+        if (!name || (*name != "Agent" && *name != "Task")) return std::nullopt;
+        const json::object* input = object_field(use, "input");
+        return input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
+    }
+
+    // What one window line is to a single reviewer.
+    struct LineRole {
+        bool dispatch_line = false;         // a dispatch of any agent: never a verdict line
+        std::optional<Dispatch> dispatch;   // the reviewer's last dispatch on it
+        std::optional<VerdictLine> verdict; // when it is a verdict line
+    };
+
+    // Parses window line `entry` for what it is to `agent` (read through `blocks`, see raw_line).
+    bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role, Blocks& blocks,
+                 bool forward, std::size_t last = 0) {
+        role = LineRole{};
+        const Deferred& deferred = window_[entry];
+        const auto bytes = parse_copy(blocks, entry, forward, last);
+        if (!bytes) return false;
+        json::monotonic_resource arena(arena_.data(), arena_.size());
+        // Held in the arena's storage: the parse is moved in, never copied out of the arena.
+        json::value parsed(json::storage_ptr{&arena});
+        const json::object* record = parse_record(*bytes, arena, parsed);
+        if (record == nullptr) return true;
+        for_each_dispatch(*record,
+                          [&](const json::object& use, const json::object&, std::string_view type) {
+                              role.dispatch_line = true;
+                              if (agent_of(type) == agent.name)
+                                  role.dispatch = new_dispatch(deferred.line, agent, use);
+                          });
+        if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
+            return true;
+        if (const auto value = verdict_value(*bytes, parsed))
+            role.verdict = new_verdict(deferred.line, *value, *record);
+        return true;
+    }
+
+    // A single reviewer's state after the oldest `count` window lines, from its state before
+    // them, found from the end: its last dispatch there is the first met; the latest pair is the
+    // last dispatch a verdict line closed (a dispatch replaces the open one), the first verdict
+    // line after it, before the reviewer's next dispatch, that names its id (any, without one).
+    // What is parsed: a dispatch candidate whose raw line names the agent (the prefilter's own
+    // test: the name is plain ASCII), from the end back to the pair, but none after the last
+    // verdict candidate once the last dispatch is known (nothing after it can close them); a
+    // verdict candidate only when it could close the dispatch before it (it names its id, or
+    // the dispatch has none and no earlier candidate was a verdict line). With no pair among the
+    // lines, the dispatch open before them may be closed by one before their first dispatch, else
+    // the pair before them stands. nullopt: a line could not be read again.
+    std::optional<SingleReviewer> walk_back(const PairedAgent& agent, std::size_t count,
+                                            const SingleReviewer& before) {
+        constexpr std::uint32_t verdict_needle = 1u << detail::needle_verdict;
+        constexpr std::uint32_t subagent_needle = 1u << detail::needle_subagent_type;
+        std::size_t last_candidate = count; // the last verdict candidate (count: none)
+        for (std::size_t entry = count; entry-- > 0;) {
+            if (window_[entry].needles & verdict_needle) {
+                last_candidate = entry;
+                break;
+            }
+        }
+        SingleReviewer after = before;
+        bool dispatched_here = false;
+        // The verdict candidates after the current line, before the reviewer's next dispatch (the
+        // latest first), parsed once one could close a dispatch.
+        struct Later {
+            std::size_t entry = 0;
+            bool parsed = false;
+            std::optional<VerdictLine> verdict;
+        };
+        std::vector<Later> later;
+        bool readable = true;
+        LineRole role;
+        LineRole candidate; // a verdict candidate's, parsed while `role` holds a dispatch
+        const auto closer = [&](const std::string& id) -> std::optional<VerdictLine> {
+            for (auto it = later.rbegin(); it != later.rend(); ++it) {
+                // The verdict candidates are read forward, through their own blocks, so the walk
+                // back keeps its own.
+                const std::size_t latest = later.front().entry;
+                if (!id.empty()) {
+                    const auto raw = raw_line(ahead_, it->entry, true, latest);
+                    if (!raw) {
+                        readable = false;
+                        return std::nullopt;
+                    }
+                    if (!names(*raw, id)) continue;
+                }
+                if (!it->parsed) {
+                    if (!role_of(it->entry, agent, candidate, ahead_, true, latest)) {
+                        readable = false;
+                        return std::nullopt;
+                    }
+                    it->parsed = true;
+                    it->verdict = std::move(candidate.verdict);
+                }
+                if (it->verdict) return it->verdict;
+            }
+            return std::nullopt;
+        };
+        for (std::size_t entry = count; entry-- > 0;) {
+            if (dispatched_here && (last_candidate == count || entry > last_candidate)) {
+                if (last_candidate == count) break;
+                continue;
+            }
+            const Deferred& deferred = window_[entry];
+            bool may_dispatch = (deferred.needles & subagent_needle) != 0;
+            if (may_dispatch) {
+                const auto raw = raw_line(behind_, entry, false);
+                if (!raw) return std::nullopt;
+                may_dispatch = raw->find(agent.name) != std::string_view::npos;
+            }
+            if (!may_dispatch) {
+                // Not the reviewer's dispatch: a verdict line or nothing, read when it can matter.
+                if (deferred.needles & verdict_needle) later.push_back({entry, false, {}});
+                continue;
+            }
+            if (!role_of(entry, agent, role, behind_, false)) return std::nullopt;
+            if (role.verdict) {
+                later.push_back({entry, true, std::move(role.verdict)});
+                continue;
+            }
+            if (!role.dispatch) continue;
+            std::optional<VerdictLine> verdict = closer(role.dispatch->id);
+            if (!readable) return std::nullopt;
+            if (!dispatched_here) {
+                dispatched_here = true;
+                after.last = role.dispatch;
+                after.open = !verdict;
+            }
+            if (verdict) {
+                after.pair_dispatch = std::move(role.dispatch);
+                after.pair_verdict = std::move(verdict);
+                return after;
+            }
+            later.clear();
+        }
+        // No pair among the lines: `later` holds the verdict candidates before their first
+        // dispatch.
+        if (before.open) {
+            if (std::optional<VerdictLine> verdict = closer(before.last->id)) {
+                if (!dispatched_here) after.open = false;
+                after.pair_dispatch = before.last;
+                after.pair_verdict = std::move(verdict);
+            }
+            if (!readable) return std::nullopt;
+        }
+        return after;
+    }
+
+    // settle_pairing() for single reviewers: the window walked back, and the reviewer's latest
+    // pair and last dispatch placed in the lists in line order (its other lines left out), so
+    // pairing the lists in order gives what pairing every line gives.
+    bool settle_single(const PairedAgent& agent) {
+        auto after = walk_back(agent, window_.size(), singles_[slot(agent)]);
+        if (!after) return false;
+        singles_[slot(agent)] = *after;
+        std::vector<Dispatch> add;
+        if (after->pair_dispatch) add.push_back(*after->pair_dispatch);
+        if (after->last &&
+            (!after->pair_dispatch || after->last->line != after->pair_dispatch->line))
+            add.push_back(*after->last);
+        // Merge by line; the kept verdict lines name dispatches by index, so they follow.
+        std::vector<Dispatch> merged;
+        merged.reserve(scan_.dispatches.size() + add.size());
+        std::vector<std::size_t> moved(scan_.dispatches.size());
+        std::vector<std::size_t> added(add.size());
+        std::size_t a = 0;
+        for (std::size_t d = 0; d <= scan_.dispatches.size(); ++d) {
+            while (a < add.size() &&
+                   (d == scan_.dispatches.size() || add[a].line < scan_.dispatches[d].line)) {
+                added[a] = merged.size();
+                merged.push_back(std::move(add[a++]));
+            }
+            if (d == scan_.dispatches.size()) break;
+            moved[d] = merged.size();
+            merged.push_back(std::move(scan_.dispatches[d]));
+        }
+        scan_.dispatches = std::move(merged);
+        for (VerdictLine& verdict : scan_.verdicts)
+            for (std::size_t& index : verdict.named_dispatches) index = moved[index];
+        if (!after->pair_verdict) return true;
+        VerdictLine verdict = *after->pair_verdict;
+        auto at =
+            std::lower_bound(scan_.verdicts.begin(), scan_.verdicts.end(), verdict.line,
+                             [](const VerdictLine& v, std::size_t line) { return v.line < line; });
+        if (at == scan_.verdicts.end() || at->line != verdict.line)
+            at = scan_.verdicts.insert(at, std::move(verdict));
+        // The line names the pair's dispatch when it closed it by its id.
+        if (!after->pair_dispatch->id.empty()) {
+            auto& named = at->named_dispatches;
+            named.insert(std::upper_bound(named.begin(), named.end(), added[0]), added[0]);
+        }
+        return true;
+    }
+
+    void apply(std::size_t line, std::string_view bytes, std::uint32_t relevant) {
+        // A small arena for the parse; the monotonic resource also makes destruction trivial,
+        // so a deeply nested value is never torn down recursively.
+        json::monotonic_resource arena(arena_.data(), arena_.size());
+        json::value parsed(json::storage_ptr{&arena});
+        const json::object* parsed_record = parse_record(bytes, arena, parsed);
+        if (parsed_record == nullptr) return;
+        const json::object& record = *parsed_record;
         const auto type = string_field(record, "type");
-        if (type == "api-request-blob") return; // replays whole messages; never a live event
 
         if (type == "permission-mode" && string_field(record, "permissionMode") != "plan") {
             scan_.episode_start = line;
@@ -927,7 +1413,7 @@ private:
 
         if ((relevant & (1u << detail::needle_verdict)) && scan_.last_plan_write &&
             !plan_write_here && !dispatch_here) {
-            verdict_line(line, bytes, parsed);
+            verdict_line(line, bytes, parsed, Who::all);
         }
     }
 
@@ -958,46 +1444,87 @@ private:
                 scan_.last_plan_write = PlanWrite{line, std::string(*path)};
                 scan_.dispatches.clear();
                 scan_.verdicts.clear();
+                window_.clear();
+                singles_.assign(singles_.size(), SingleReviewer{});
                 pairing_.restart();
                 plan_write_here = true;
             }
-        } else if (request_.plan_writes && (*name == "Agent" || *name == "Task")) {
-            const auto type =
-                input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
-            if (!type || !scan_.last_plan_write) return;
-            // Any dispatch makes its line a dispatch, never a verdict line; only paired agents' are
-            // kept.
-            dispatch_here = true;
-            const PairedAgent* agent = pairing_.agent(*type);
-            if (agent == nullptr) return;
-            Dispatch dispatch;
-            dispatch.line = line;
-            dispatch.agent = std::string(agent->name);
-            if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
-                dispatch.id = std::string(*id);
-            if (agent->prompt_line != nullptr) {
-                if (const auto prompt = string_field(*input, "prompt")) {
-                    if (const auto wanted = agent->prompt_line(*prompt))
-                        dispatch.prompt_line = std::string(*wanted);
-                }
+        } else if (request_.plan_writes && scan_.last_plan_write) {
+            // Any dispatch makes its line a dispatch, never a verdict line.
+            if (const auto type = dispatch_type(use)) {
+                dispatch_here = true;
+                dispatched(line, use, *input, *type, Who::all);
             }
-            pairing_.dispatched(*agent, scan_.dispatches.size(), dispatch.id);
-            scan_.dispatches.push_back(std::move(dispatch));
         }
     }
 
-    void verdict_line(std::size_t line, std::string_view bytes, const json::value& parsed) {
-        // An async launch echoes the prompt, which may well quote the verdict format.
-        if (bytes.find(R"("status":"async_launched")") != std::string_view::npos) return;
-        const auto value = first_verdict(parsed);
-        if (!value) return;
-        pairing_.may_close(bytes, named_);
-        if (!pairing_.verdict(named_)) return;
+    static Dispatch new_dispatch(std::size_t line, const PairedAgent& agent,
+                                 const json::object& use) {
+        Dispatch dispatch;
+        dispatch.line = line;
+        dispatch.agent = std::string(agent.name);
+        if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+            dispatch.id = std::string(*id);
+        return dispatch;
+    }
+
+    static VerdictLine new_verdict(std::size_t line, Verdict value, const json::object& record) {
         VerdictLine verdict;
         verdict.line = line;
-        verdict.value = *value;
-        if (const auto stamp = string_field(parsed.get_object(), "timestamp"))
+        verdict.value = value;
+        if (const auto stamp = string_field(record, "timestamp"))
             verdict.timestamp = parse_timestamp(*stamp);
+        return verdict;
+    }
+
+    // A dispatch after the last plan write: kept when its agent is one the caller pairs (a
+    // settle_later single reviewer's in its constant state, and only when `who` is all).
+    void dispatched(std::size_t line, const json::object& use, const json::object& input,
+                    std::string_view type, Who who) {
+        const PairedAgent* agent = pairing_.agent(type);
+        if (agent == nullptr) return;
+        if (compact(*agent)) {
+            if (who == Who::all) {
+                SingleReviewer& single = singles_[slot(*agent)];
+                single.last = new_dispatch(line, *agent, use);
+                single.open = true;
+            }
+            return;
+        }
+        Dispatch dispatch = new_dispatch(line, *agent, use);
+        if (agent->prompt_line != nullptr) {
+            if (const auto prompt = string_field(input, "prompt")) {
+                if (const auto wanted = agent->prompt_line(*prompt))
+                    dispatch.prompt_line = std::string(*wanted);
+            }
+        }
+        pairing_.dispatched(*agent, scan_.dispatches.size(), dispatch.id);
+        scan_.dispatches.push_back(std::move(dispatch));
+    }
+
+    // The verdict of a line that is no dispatch: none on an async launch, which echoes the prompt
+    // (and the prompt may well quote the verdict format).
+    static std::optional<Verdict> verdict_value(std::string_view bytes, const json::value& parsed) {
+        if (bytes.find(R"("status":"async_launched")") != std::string_view::npos)
+            return std::nullopt;
+        return first_verdict(parsed);
+    }
+
+    void verdict_line(std::size_t line, std::string_view bytes, const json::value& parsed,
+                      Who who) {
+        const auto value = verdict_value(bytes, parsed);
+        if (!value) return;
+        if (who == Who::all && request_.settle_later) {
+            for (SingleReviewer& single : singles_) {
+                if (!closes(single, bytes)) continue;
+                single.open = false;
+                single.pair_dispatch = single.last;
+                single.pair_verdict = new_verdict(line, *value, parsed.get_object());
+            }
+        }
+        pairing_.may_close(bytes, named_);
+        if (!pairing_.verdict(named_)) return;
+        VerdictLine verdict = new_verdict(line, *value, parsed.get_object());
         verdict.named_dispatches = named_;
         scan_.verdicts.push_back(std::move(verdict));
     }
@@ -1017,6 +1544,12 @@ private:
     bool pending_entry_ = false;      // the last signal still waits for its EnterPlanMode
     bool failed_ = false;
     std::string long_line_;
+    std::string read_back_; // a window line read again, to parse
+    Blocks ahead_;          // window lines read again in line order (raw_line)
+    Blocks behind_;         // ... and from the end back
+    const std::size_t window_capacity_;
+    std::vector<Deferred> window_;
+    std::vector<SingleReviewer> singles_; // settle_later: per paired agent (single reviewers')
     Pairing pairing_;
     std::vector<std::size_t> named_; // reused: the kept dispatches a verdict line names
     Scan scan_;
@@ -1025,11 +1558,14 @@ private:
 // 64 KiB: every page of the buffer is a fault on a short call, and larger reads gain little.
 constexpr std::size_t default_buffer_size = 64 * 1024;
 
-Scan scan_source(Source& source, const Request& request, std::size_t buffer_size,
-                 detail::Kernel kernel) {
+Scan scan_source(std::unique_ptr<Source> source, const Request& request, std::size_t buffer_size,
+                 detail::Kernel kernel, std::size_t window_entries) {
     try {
-        auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size);
-        return scanner->run(source);
+        auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size, window_entries);
+        Scan scan = scanner->run(*source);
+        if (scan.readable && scanner->pending())
+            scan.pending = std::make_shared<PendingPairing>(std::move(source), std::move(scanner));
+        return scan;
     } catch (...) {
         return Scan{};
     }
@@ -1037,17 +1573,42 @@ Scan scan_source(Source& source, const Request& request, std::size_t buffer_size
 
 } // namespace
 
+// The scanner of a settle_later scan, kept with its source until the caller settles.
+class PendingPairing {
+public:
+    PendingPairing(std::unique_ptr<Source> source, std::unique_ptr<Scanner> scanner)
+        : source_(std::move(source)), scanner_(std::move(scanner)) {}
+    bool settle(Scan& scan, std::span<const PairedAgent> agents) {
+        return scanner_->settle(scan, agents);
+    }
+
+private:
+    std::unique_ptr<Source> source_; // read by scanner_
+    std::unique_ptr<Scanner> scanner_;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Public functions
 
 Scan scan_file(const std::string& path, const Request& request) {
-    FileSource source(path);
-    if (!source.open()) return Scan{};
-    return scan_source(source, request, default_buffer_size, detail::Kernel::best);
+    try {
+        auto source = std::make_unique<FileSource>(path);
+        if (!source->open()) return Scan{};
+        return scan_source(std::move(source), request, default_buffer_size, detail::Kernel::best,
+                           detail::default_pairing_window);
+    } catch (...) {
+        return Scan{};
+    }
 }
 
 Scan scan_bytes(std::string_view bytes, const Request& request) {
     return detail::scan_bytes_with(bytes, request, default_buffer_size, detail::Kernel::best);
+}
+
+bool settle_pairing(Scan& scan, std::span<const PairedAgent> agents) {
+    if (!scan.pending) return true;
+    const std::shared_ptr<PendingPairing> pending = std::move(scan.pending);
+    return pending->settle(scan, agents);
 }
 
 bool signal_owns_episode(const Scan& scan) {
@@ -1260,8 +1821,22 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
 
 Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
                      Kernel kernel) {
-    MemorySource source(bytes);
-    return scan_source(source, request, buffer_size, kernel);
+    try {
+        return scan_source(std::make_unique<MemorySource>(bytes), request, buffer_size, kernel,
+                           default_pairing_window);
+    } catch (...) {
+        return Scan{};
+    }
+}
+
+Scan scan_bytes_with_window(std::string_view bytes, const Request& request,
+                            std::size_t window_entries) {
+    try {
+        return scan_source(std::make_unique<MemorySource>(bytes), request, default_buffer_size,
+                           Kernel::best, window_entries);
+    } catch (...) {
+        return Scan{};
+    }
 }
 
 } // namespace detail

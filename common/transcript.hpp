@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,6 +51,9 @@ struct PlanWrite {
     std::string file_path; // the last matching input.file_path on the line
 };
 
+// Lines after the last plan write that only pairing reads, waiting for settle_pairing (opaque).
+class PendingPairing;
+
 enum class Signals {
     planner,      // plan-gate: Skill planner / viber:planner
     planner_chain // plan-hints: planner, intent, fixer (bare or viber:) and typed /viber:intent,
@@ -68,10 +72,15 @@ struct Scan {
     // Both lists are empty while there is no plan write: there is no "after" to collect in.
     // Only dispatches of Request::paired_agents are kept, and only the verdict lines that can
     // close one of them under its rule: a session that ran thousands of other agents, or whose
-    // reviewers answered many times, keeps only what pairing reads.
+    // reviewers answered many times, keeps only what pairing reads (a single reviewer settled
+    // late: only what decides its pairing).
     std::vector<Dispatch> dispatches; // after the last plan write
     std::vector<VerdictLine>
         verdicts; // after the last plan write (never the plan write's own line)
+    // Set only for a Request with settle_later: the dispatch and verdict candidates after the last
+    // plan write that the scan did not parse yet. The lists above are complete only once
+    // settle_pairing() has run (a scan without it is complete as returned).
+    std::shared_ptr<PendingPairing> pending;
 };
 
 struct Request {
@@ -79,6 +88,11 @@ struct Request {
     bool plan_writes =
         false; // also collect the last plan write and the dispatches and verdicts after it
     std::span<const PairedAgent> paired_agents = {}; // whose dispatches to keep (plan_writes only)
+    // Leave the dispatch and verdict candidates after the last plan write unparsed (only their
+    // place is kept) until the caller, knowing which agents it pairs, calls settle_pairing(): a
+    // single reviewer then costs a parse of the lines from the end back to its latest pair. The
+    // scan keeps the file open (or, from scan_bytes, a view of the bytes) until then.
+    bool settle_later = false;
 };
 
 // Lines longer than this are passed over unparsed (docs/contract.md, "Bounded").
@@ -95,6 +109,14 @@ std::vector<std::string_view> toolu_tokens(std::string_view line);
 Scan scan_file(const std::string& path, const Request& request);
 // The same over bytes in memory (tests, fuzzing); readable is true unless allocation failed.
 Scan scan_bytes(std::string_view bytes, const Request& request);
+
+// Completes a settle_later scan's lists for `agents` (a subset of the request's paired agents) and
+// drops its pending lines; nothing to do for a scan without them. A single reviewer's lists gain
+// only the lines its pairing decides on (docs/plan-gate.md, "Pairing"), found from the end: its
+// last dispatch and its latest pair, which pair in order as every line would; a review-set member
+// gets every line, paired in order as scan_bytes pairs them. False when a line could not be read
+// again or memory ran out (the caller fails open); the lists are then incomplete.
+bool settle_pairing(Scan& scan, std::span<const PairedAgent> agents);
 
 // True when the last signal or its entry lies inside the episode (docs/transcript.md).
 bool signal_owns_episode(const Scan& scan);
@@ -147,6 +169,12 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel);
 // scan_bytes with a chosen read-buffer size and kernel, so tests cross every buffer boundary.
 Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
                      Kernel kernel);
+
+// Dispatch and verdict candidates held unparsed after the last plan write before the oldest
+// half is paired in order (a bounded window; scan_bytes_with_window lets tests make it small).
+inline constexpr std::size_t default_pairing_window = std::size_t{64} * 1024;
+Scan scan_bytes_with_window(std::string_view bytes, const Request& request,
+                            std::size_t window_entries);
 
 } // namespace detail
 

@@ -26,6 +26,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 if (index >= scan.dispatches.size()) std::abort();
         (void)tr::signal_owns_episode(scan);
     }
+    // Pairing settled late through a window that overflows every few candidates: the lists stay
+    // in line order and name only dispatches they hold.
+    tr::Scan late = tr::detail::scan_bytes_with_window(
+        bytes, tr::Request{tr::Signals::planner, true, fuzzed_agents, true}, 4);
+    if (late.readable && !tr::settle_pairing(late, fuzzed_agents)) std::abort();
+    for (std::size_t i = 1; i < late.dispatches.size(); ++i)
+        if (late.dispatches[i].line < late.dispatches[i - 1].line) std::abort();
+    for (std::size_t i = 0; i < late.verdicts.size(); ++i) {
+        if (i > 0 && late.verdicts[i].line <= late.verdicts[i - 1].line) std::abort();
+        for (std::size_t index : late.verdicts[i].named_dispatches)
+            if (index >= late.dispatches.size()) std::abort();
+    }
     (void)tr::parse_timestamp(bytes);
     (void)tr::is_plan_path(bytes);
     return 0;

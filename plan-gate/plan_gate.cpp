@@ -45,6 +45,19 @@ const std::array<transcript::PairedAgent, 5> paired_agents{{
      .prompt_line = task_range_line},
 }};
 
+std::span<const transcript::PairedAgent> reviewers_of(Route chosen) {
+    const std::span<const transcript::PairedAgent> all(paired_agents);
+    switch (chosen) {
+    case Route::planner_review:
+        return all.subspan(0, 1);
+    case Route::plain:
+        return all.subspan(1, 1);
+    case Route::review_set:
+        break;
+    }
+    return all.subspan(2);
+}
+
 const transcript::PlanWrite* armed_plan_write(const Scan& scan) {
     if (!scan.last_plan_write || scan.last_plan_write->line <= scan.episode_start) return nullptr;
     return &*scan.last_plan_write;
@@ -339,9 +352,13 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
         cwd = std::string(*field);
 
     GateInput input;
-    input.scan = transcript::scan_file(
-        std::string(*transcript_path),
-        transcript::Request{transcript::Signals::planner, true, paired_agents});
+    // Pairing is settled once the route says which reviewer decides: a single reviewer reads the
+    // dispatch and verdict lines from the end back to its latest pair only.
+    input.scan = transcript::scan_file(std::string(*transcript_path),
+                                       transcript::Request{.signals = transcript::Signals::planner,
+                                                           .plan_writes = true,
+                                                           .paired_agents = paired_agents,
+                                                           .settle_later = true});
     if (trace.on())
         trace.read("transcript " + std::string(*transcript_path) +
                    (input.scan.readable ? " (" + std::to_string(input.scan.lines) + " lines)"
@@ -382,7 +399,8 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
                               : " (missing, not a regular file or unreadable)"));
     input.refs_dir = plugin_root() + "/references";
 
-    if (route(input.scan, plan) == Route::plain) {
+    const Route chosen = route(input.scan, plan);
+    if (chosen == Route::plain) {
         input.plain_review_on = false;
         if (cwd && is_directory(*cwd)) {
             // The files are counted while config.sh runs: starting bash is most of what a plain
@@ -418,6 +436,10 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
             }
         }
     }
+    // A line that cannot be read again leaves the pairing unknown: fail open, as on a read error.
+    if ((chosen != Route::plain || input.plain_review_on.value_or(false)) &&
+        !transcript::settle_pairing(input.scan, reviewers_of(chosen)))
+        return std::nullopt;
     input.plan = std::move(plan);
     return input;
 }

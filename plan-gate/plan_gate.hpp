@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <ctime>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,9 @@ extern const std::array<transcript::PairedAgent, 5> paired_agents;
 
 // Which review a plan needs.
 enum class Route { planner_review, review_set, plain };
+
+// The paired agents whose pairing decides a route (settled by gather() once the route is known).
+std::span<const transcript::PairedAgent> reviewers_of(Route chosen);
 
 // Step 1: the last plan write when it lies inside the episode; nullptr otherwise.
 const transcript::PlanWrite* armed_plan_write(const transcript::Scan& scan);
