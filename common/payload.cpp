@@ -97,9 +97,10 @@ std::size_t next_lone_surrogate(const char* bytes, std::size_t size, std::size_t
 // Boost.JSON 1.81 decodes a string one byte at a time from its first escape to its end: a 5 MB
 // agent message with a `\n` every line costs about 18 instructions a byte, three quarters of a
 // verdict-nudge call. Such strings are decoded here instead, with the same rules, and the parser
-// sees a short placeholder in their place, swapped back in its result. Anything unexpected (an
-// escape Boost.JSON would reject, a placeholder spelling already in the bytes) leaves the bytes
-// to Boost.JSON alone, which then decides exactly as before.
+// sees a short placeholder in their place: parse_object swaps the decoded string back in its
+// result, parse_object_in_place (below) leaves the text in the caller's buffer. Anything
+// unexpected (an escape Boost.JSON would reject, a placeholder spelling already in the bytes)
+// leaves the decision to Boost.JSON, which then decides exactly as before.
 
 // Shorter strings are left to Boost.JSON: the copy and the swap would cost more than they save.
 constexpr std::size_t lifted_string_bytes = 64 * 1024;
