@@ -33,8 +33,7 @@ std::string describe(const json::value& value) {
     switch (value.kind()) {
     case json::kind::string: {
         // Escaped as JSON, so a newline or a quote in the value stays on one line.
-        const json::string& text = value.get_string();
-        const std::string_view view(text.data(), text.size());
+        const std::string_view view = *string_text(value);
         constexpr std::size_t shown = 60;
         const std::size_t characters = utf8::code_points(view);
         std::string out = "string " + json::serialize(json::string(utf8::repaired(
@@ -75,12 +74,12 @@ void trace_payload(Trace& trace, const std::optional<std::string>& stdin_bytes,
 }
 
 int explain(const HookInfo& info) {
-    const std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
+    std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
     Trace trace = Trace::explaining();
     Decision decision;
     std::optional<std::string> failure;
     try {
-        decision = decide_stdin(info, stdin_bytes, trace);
+        decision = decide_stdin(info, std::move(stdin_bytes), trace);
     } catch (const std::exception& e) {
         failure = e.what();
     } catch (...) {
@@ -178,8 +177,7 @@ void log_call(const HookInfo& info, std::chrono::steady_clock::time_point start,
 
 } // namespace
 
-Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& stdin_bytes,
-                      Trace& trace) {
+Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace) {
     // An unread stdin is no bytes, never a null view: memmem and friends take no null pointer.
     const std::string_view bytes =
         stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view("");
@@ -192,7 +190,9 @@ Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& st
         return Decision::nothing();
     }
     std::optional<json::object> payload;
-    if (stdin_bytes) payload = parse_object(bytes);
+    // Long string values are decoded in place: from here on `bytes` is not the payload's text
+    // (only its size, for the trace, is read after this).
+    if (stdin_bytes) payload = parse_object_in_place(*stdin_bytes);
     const json::object* object = payload ? &*payload : nullptr;
     if (trace.on()) trace_payload(trace, stdin_bytes, object);
     return info.decide(HookInput{object, bytes}, trace);
@@ -211,9 +211,9 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
     }
     Decision decision;
     try {
-        const std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
+        std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
         Trace off;
-        decision = decide_stdin(info, stdin_bytes, off);
+        decision = decide_stdin(info, std::move(stdin_bytes), off);
         answer(decision);
         log_call(info, start, decision);
         return 0;

@@ -40,9 +40,9 @@ struct HookInfo {
 int hook_main(int argc, char** argv, const HookInfo& info);
 
 // Hook mode's decision on the bytes read from stdin (nullopt: the bounded read failed): the
-// prefilter, the one parse, then `info.decide`. Exceptions propagate to the caller.
-Decision decide_stdin(const HookInfo& info, const std::optional<std::string>& stdin_bytes,
-                      Trace& trace);
+// prefilter, the one parse (parse_object_in_place: the buffer is taken over), then
+// `info.decide`. Exceptions propagate to the caller.
+Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace);
 
 // The suite version, the same from every binary.
 std::string_view suite_version();

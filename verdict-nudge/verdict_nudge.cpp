@@ -35,7 +35,9 @@ bool owes_verdict_line(std::string_view agent_type) {
     return true;
 }
 
-bool has_verdict_line(std::string_view message) {
+namespace {
+
+bool any_verdict_line(std::string_view message) {
     const char* at = message.data();
     const char* const end = at + message.size();
     while (at < end) {
@@ -48,6 +50,21 @@ bool has_verdict_line(std::string_view message) {
         at = static_cast<const char*>(newline) + 1;
     }
     return false;
+}
+
+} // namespace
+
+bool has_verdict_line(std::string_view message) {
+    // A reply ends with its verdict line (the agents' instructions say so), so the lines of the
+    // last 4 KiB are read first: a long message that has one is decided without a pass over all
+    // of it. Any line found there is a line of the message, so the answer is the same.
+    constexpr std::size_t tail = 4096;
+    if (message.size() > tail) {
+        const std::size_t newline = message.find('\n', message.size() - tail);
+        if (newline != std::string_view::npos && any_verdict_line(message.substr(newline + 1)))
+            return true;
+    }
+    return any_verdict_line(message);
 }
 
 namespace {

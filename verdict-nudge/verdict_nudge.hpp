@@ -18,8 +18,8 @@ extern const std::string_view instruction;
 // `viber:` and is none of the three that return none (scout, mapper, hunter).
 bool owes_verdict_line(std::string_view agent_type);
 
-// True when some line of `message` (split at \n) matches ^[ \t`*-]*(VERDICT|AUDIT): . One linear
-// pass, no allocation.
+// True when some line of `message` (split at \n) matches ^[ \t`*-]*(VERDICT|AUDIT): . The lines
+// of the last 4 KiB first (where a reply's verdict line is), then one linear pass; no allocation.
 bool has_verdict_line(std::string_view message);
 
 // hook_main's entry, after it dismissed bytes holding no `viber:` and parsed the rest once: the

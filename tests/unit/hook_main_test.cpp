@@ -3,9 +3,11 @@
 #define BOOST_TEST_MODULE hook_main
 #include "common/hook_main.hpp"
 #include "common/output.hpp"
+#include "common/payload.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <fcntl.h>
@@ -186,6 +188,32 @@ BOOST_AUTO_TEST_CASE(an_explaining_trace_records_the_payload_and_the_steps) {
     BOOST_TEST(trace.reads().at(3) == "  key b: string \"x\"");
     BOOST_TEST(trace.steps().size() == 1u);
     BOOST_TEST(trace.steps().at(0) == "decided");
+}
+
+BOOST_AUTO_TEST_CASE(a_long_escaped_value_reaches_the_decision_and_the_trace_decoded) {
+    std::string spelled;
+    std::string decoded;
+    while (spelled.size() < 300000) {
+        spelled += R"(line \"q\"\n)";
+        decoded += "line \"q\"\n";
+    }
+    static std::string seen_message;
+    const auto read_message = [](const viber::HookInput& in, viber::Trace&) {
+        seen_message = in.payload != nullptr
+                           ? std::string(viber::string_field(*in.payload, "m").value_or("(none)"))
+                           : "(no payload)";
+        return viber::Decision::nothing();
+    };
+    const viber::HookInfo info{.name = "t", .decide = read_message};
+    viber::Trace trace = viber::Trace::explaining();
+    (void)viber::decide_stdin(info, R"({"m":")" + spelled + R"("})", trace);
+    BOOST_TEST((seen_message == decoded));
+    BOOST_REQUIRE(trace.reads().size() == 3u);
+    // --explain shows the decoded text, never the placeholder.
+    BOOST_TEST(trace.reads().at(2) ==
+               "  key m: string " +
+                   boost::json::serialize(boost::json::string(decoded.substr(0, 60))) + "... (" +
+                   std::to_string(decoded.size()) + " characters)");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -207,6 +208,70 @@ BOOST_AUTO_TEST_CASE(a_trickling_writer_is_cut_by_the_total_bound) {
     writer.join();
     BOOST_TEST(!got);
     BOOST_TEST(took < 1.5);
+}
+
+// A regular file is read into one buffer sized from its length; these read it whole at sizes
+// around that length and the cap, and from an offset.
+std::optional<std::string> read_file(const std::string& contents, const StdinLimits& limits = {},
+                                     long skip = 0) {
+    viber::testing::ScratchDir dir;
+    const std::string path = dir.write("payload.json", contents);
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    BOOST_REQUIRE(fd >= 0);
+    BOOST_REQUIRE(::lseek(fd, skip, SEEK_SET) == skip);
+    auto got = read_bounded(stream_of(fd), limits);
+    ::close(fd);
+    return got;
+}
+
+BOOST_AUTO_TEST_CASE(reads_a_multi_megabyte_regular_file_whole) {
+    std::string big;
+    for (int i = 0; big.size() < (5u << 20) + 12345; ++i) big += std::to_string(i) + ",";
+    const auto got = read_file(big);
+    BOOST_REQUIRE(got);
+    BOOST_TEST(got->size() == big.size());
+    BOOST_TEST((*got == big));
+    const auto empty = read_file("");
+    BOOST_REQUIRE(empty);
+    BOOST_TEST(empty->empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_regular_file_is_read_from_the_descriptors_position) {
+    const auto got = read_file("skip{\"a\":1}", {}, 4);
+    BOOST_REQUIRE(got);
+    BOOST_TEST(*got == "{\"a\":1}");
+}
+
+BOOST_AUTO_TEST_CASE(a_regular_file_past_the_cap_fails_and_one_at_it_is_read) {
+    StdinLimits limits;
+    limits.max_bytes = 100000;
+    BOOST_TEST(!read_file(std::string(100001, 'a'), limits));
+    BOOST_TEST(!read_file(std::string(300000, 'a'), limits));
+    const auto at_cap = read_file(std::string(100000, 'a'), limits);
+    BOOST_REQUIRE(at_cap);
+    BOOST_TEST(at_cap->size() == 100000u);
+    // From an offset, only what is left counts.
+    const auto rest = read_file(std::string(100010, 'a'), limits, 10);
+    BOOST_REQUIRE(rest);
+    BOOST_TEST(rest->size() == 100000u);
+}
+
+BOOST_AUTO_TEST_CASE(a_pipe_grows_its_buffer_to_any_size_under_the_cap) {
+    // Sizes around the buffer's doublings from 64 KiB.
+    for (const std::size_t size : {std::size_t{65535}, std::size_t{65536}, std::size_t{65537},
+                                   std::size_t{131073}, std::size_t{1} << 20}) {
+        std::string bytes(size, 'x');
+        bytes.back() = 'y';
+        const auto got = read_through_pipe(bytes);
+        BOOST_REQUIRE(got);
+        BOOST_TEST((*got == bytes), size);
+    }
+    StdinLimits limits;
+    limits.max_bytes = 200000;
+    BOOST_TEST(!read_through_pipe(std::string(200001, 'a'), limits));
+    const auto at_cap = read_through_pipe(std::string(200000, 'a'), limits);
+    BOOST_REQUIRE(at_cap);
+    BOOST_TEST(at_cap->size() == 200000u);
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_descriptor_fails) {
@@ -499,6 +564,168 @@ BOOST_AUTO_TEST_CASE(truncated_and_trailing_garbage_stay_unparsed) {
     BOOST_TEST(!parse_object(R"({"m":")" + body).has_value());
     BOOST_TEST(!parse_object(R"({"m":")" + body + R"("} x)").has_value());
     BOOST_TEST(!parse_object(R"([")" + body + R"("])").has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// ---- long string values decoded in place (hook mode's parse) ----------------------------------
+
+BOOST_AUTO_TEST_SUITE(in_place_decoding)
+
+namespace {
+// Boost.JSON's reading of `bytes` with lone surrogates read as U+FFFD (docs/contract.md,
+// "Payload strings").
+std::optional<boost::json::value> reference_of(std::string bytes) {
+    viber::replace_lone_surrogates(bytes.data(), bytes.size());
+    return long_escaped_strings::reference(bytes);
+}
+// True when `got`, read through string_text, is `want`.
+bool reads_as(const boost::json::value& got, const boost::json::value& want) {
+    if (want.is_string()) {
+        const auto text = viber::string_text(got);
+        return text &&
+               *text == std::string_view(want.get_string().data(), want.get_string().size());
+    }
+    if (want.is_object()) {
+        if (!got.is_object() || got.get_object().size() != want.get_object().size()) return false;
+        for (const auto& member : want.get_object()) {
+            const auto* other = got.get_object().if_contains(member.key());
+            if (other == nullptr || !reads_as(*other, member.value())) return false;
+        }
+        return true;
+    }
+    if (want.is_array()) {
+        if (!got.is_array() || got.get_array().size() != want.get_array().size()) return false;
+        for (std::size_t i = 0; i < want.get_array().size(); ++i)
+            if (!reads_as(got.get_array()[i], want.get_array()[i])) return false;
+        return true;
+    }
+    return got == want;
+}
+// Parses `bytes` in place and checks that it reads as Boost.JSON reads it.
+void in_place_as_reference(const std::string& bytes) {
+    std::string buffer = bytes;
+    const auto got = viber::parse_object_in_place(buffer);
+    const auto want = reference_of(bytes);
+    BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
+    if (got) BOOST_TEST(reads_as(boost::json::value(*got), *want));
+}
+using long_escaped_strings::long_text;
+const std::string every_escape =
+    R"(a \"quoted\" line\twith \\ and \/ \b\f\r\n \u00e9 \u20AC \ud83d\ude00 \uDBFF\uDFFF \uFFFD \u0041 )";
+} // namespace
+
+BOOST_AUTO_TEST_CASE(every_escape_form_reads_as_boost_json_reads_it) {
+    const std::string body = long_text(every_escape);
+    in_place_as_reference(R"({"agent_type":"viber:x","last_assistant_message":")" + body +
+                          R"(","n":1,"t":true,"list":[")" + body + R"(",{"deep":")" + body +
+                          R"("}]})");
+    std::string buffer = R"({"m":")" + body + R"("})";
+    const auto obj = viber::parse_object_in_place(buffer);
+    BOOST_REQUIRE(obj);
+    const auto message = string_field(*obj, "m");
+    BOOST_REQUIRE(message);
+    BOOST_TEST(
+        message->starts_with("a \"quoted\" line\twith \\ and / \b\f\r\n \xC3\xA9 \xE2\x82\xAC "
+                             "\xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF \xEF\xBF\xBD A "));
+    // A view into the buffer, not a copy.
+    BOOST_TEST((message->data() > buffer.data() &&
+                message->data() + message->size() <= buffer.data() + buffer.size()));
+}
+
+BOOST_AUTO_TEST_CASE(lone_surrogates_read_as_the_replacement_character) {
+    for (const std::string lone : {R"(\ud800)", R"(\uDC00)", R"(\ud800\u0041)",
+                                   R"(\ud800\ud800\udc00)", R"(\udbff\\ud800)", R"(\ud800\n)"}) {
+        const std::string body = long_text(R"(x\n)" + lone);
+        in_place_as_reference(R"({"m":")" + body + R"(","s":")" + lone + R"("})");
+        // At the very end of the value.
+        in_place_as_reference(R"({"m":")" + long_text(R"(x\n)") + lone + R"("})");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(plain_and_late_escaped_values_read_alike) {
+    // No escape at all; escapes only past the first 64 KiB; one escape at the very end.
+    in_place_as_reference(R"({"m":")" + std::string(300000, 'p') + R"("})");
+    in_place_as_reference(R"({"m":")" + std::string(70000, 'p') + long_text(R"(\n\"x)") + R"("})");
+    in_place_as_reference(R"({"m":")" + std::string(300000, 'p') + R"(\n"})");
+    // Exactly at the lifting threshold and one byte under it.
+    in_place_as_reference(R"({"m":")" + std::string(65536 - 2, 'p') + R"(\n"})");
+    in_place_as_reference(R"({"m":")" + std::string(65536 - 3, 'p') + R"(\n"})");
+}
+
+BOOST_AUTO_TEST_CASE(long_keys_array_elements_and_invalid_utf8_read_alike) {
+    in_place_as_reference(R"({")" + long_text(R"(k\n)") + R"(" : "v", "m" :  ")" +
+                          long_text("\xFF\\n\xC3") + R"("})");
+    in_place_as_reference(R"({"a":[")" + long_text(R"(e\n)") + R"(", ")" + long_text(R"(f\t)") +
+                          R"("],"m":")" + long_text(R"(x\n)") + R"("})");
+}
+
+BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
+    for (const std::string& bad :
+         {std::string(R"(\x)"), std::string(R"(\u12G4)"), std::string("\x01"),
+          std::string("tab\there"), std::string(R"(\)")}) {
+        // Past the first 64 KiB of the value (decoded in place by then) and within it.
+        const std::string late = R"({"m":")" + long_text(R"(line\n)") + bad + R"("})";
+        const std::string early = R"({"m":"a)" + bad + long_text(R"(line\n)") + R"("})";
+        for (const std::string& bytes : {late, early}) {
+            std::string buffer = bytes;
+            BOOST_TEST(!viber::parse_object_in_place(buffer).has_value(), bad);
+            BOOST_TEST(!reference_of(bytes).has_value(), bad);
+        }
+    }
+    const std::string body = long_text(R"(x\n)");
+    for (const std::string& bytes :
+         {R"({"m":")" + body, R"({"m":")" + body + R"("} x)", R"({"m":")" + body + R"(", })",
+          R"({"m":")" + body + R"("})" + "]"}) {
+        std::string buffer = bytes;
+        BOOST_TEST(!viber::parse_object_in_place(buffer).has_value());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_spelling_a_placeholder_reads_alike) {
+    const std::string body = long_text(R"(x\n)");
+    // Spellings that cannot be one of this parse's placeholders, a value and an array element.
+    for (const std::string spoof :
+         {R"(\u0000viber-lifted:0)", R"(\u0000\u0076iber-lifted:0)", R"(\u0000viber-lifted:0:1:1)",
+          R"(\u0000viber-lifted:)", R"(\u0000viber-lifted:9:1:1)"}) {
+        in_place_as_reference(R"({"a":")" + spoof + R"(","m":")" + body + R"("})");
+        in_place_as_reference(R"({"m":")" + body + R"(","z":[")" + spoof + R"("]})");
+        // With invalid UTF-8 and every escape in the lifted value, which then goes back as text.
+        in_place_as_reference(R"({"a":")" + spoof + R"(","m":")" + long_text(every_escape) +
+                              "\xFF\xC3" + R"("})");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_placeholder_parsed_any_other_way_stays_text) {
+    std::string buffer = R"({"m":")" + long_text(R"(x\n)") + R"("})";
+    const auto lifted = viber::parse_object_in_place(buffer);
+    BOOST_REQUIRE(lifted);
+    const auto& placeholder = lifted->at("m").get_string();
+    // The same text in a value parsed by parse_object (or a copy made with another resource)
+    // names nothing.
+    const std::string spelled = boost::json::serialize(boost::json::object{{"m", placeholder}});
+    const auto parsed = parse_object(spelled);
+    BOOST_REQUIRE(parsed);
+    BOOST_TEST(*string_field(*parsed, "m") ==
+               std::string_view(placeholder.data(), placeholder.size()));
+    const boost::json::value copy(lifted->at("m"), boost::json::storage_ptr());
+    BOOST_TEST(*viber::string_text(copy) ==
+               std::string_view(placeholder.data(), placeholder.size()));
+    std::string decoded;
+    for (std::size_t i = 0; i < long_text(R"(x\n)").size() / 3; ++i) decoded += "x\n";
+    BOOST_TEST((*string_field(*lifted, "m") == decoded));
+}
+
+BOOST_AUTO_TEST_CASE(short_payloads_and_short_values_are_parsed_as_parse_object_does) {
+    for (const std::string& bytes :
+         {std::string(R"({"a":"x\ny","b":"\ud800"})"), std::string("not json"), std::string(),
+          R"({"k":")" + std::string(70000, 'k') + R"(","s":[1,2,"\u00e9"]})"}) {
+        std::string buffer = bytes;
+        const auto got = viber::parse_object_in_place(buffer);
+        const auto want = parse_object(bytes);
+        BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
+        if (got) BOOST_TEST(reads_as(boost::json::value(*got), boost::json::value(*want)));
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -2,6 +2,7 @@
 #define BOOST_TEST_MODULE verdict_nudge
 #include "common/payload.hpp"
 #include "support/hook_decision.hpp"
+#include "support/text.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -124,6 +125,27 @@ BOOST_AUTO_TEST_CASE(megabyte_messages) {
     const std::string one_long_line(5u << 20, '-'); // all lead characters, no marker
     BOOST_TEST(!nudge::has_verdict_line(one_long_line));
     BOOST_TEST(nudge::has_verdict_line(one_long_line + "VERDICT: PASS"));
+}
+
+BOOST_AUTO_TEST_CASE(a_long_message_is_read_whole_wherever_its_verdict_line_is) {
+    // The last 4 KiB are read first; a verdict line anywhere else, or one that starts before
+    // them and ends inside them, is found by the pass over the whole message.
+    const std::string filler = viber::testing::repeat("some words of the report\n", 400); // 10 KB
+    BOOST_TEST(nudge::has_verdict_line(filler + "VERDICT: PASS"));
+    BOOST_TEST(nudge::has_verdict_line(filler + "VERDICT: PASS\n\n\n"));
+    BOOST_TEST(nudge::has_verdict_line("VERDICT: PASS\n" + filler));
+    BOOST_TEST(nudge::has_verdict_line(filler + "  - AUDIT: done\n" + filler));
+    for (const std::size_t from_end : {4094u, 4095u, 4096u, 4097u, 4100u}) {
+        // A line starting `from_end` bytes before the end of the message.
+        std::string message = filler + "\n";
+        message += "VERDICT: PASS";
+        message += std::string(from_end - std::string("VERDICT: PASS").size(), 'x');
+        BOOST_TEST(nudge::has_verdict_line(message), from_end);
+        BOOST_TEST(
+            !nudge::has_verdict_line(filler + "\nVERDICT PASS" + std::string(from_end - 12, 'x')),
+            from_end);
+    }
+    BOOST_TEST(!nudge::has_verdict_line(filler + "verdict: pass\n"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
