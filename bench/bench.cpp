@@ -527,28 +527,31 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      {wc_on(many_transcript, "<= 1.2x wc -l", 1.2)},
                      true});
 
-    // The file counter: a plain plan of 2 MB naming 5,000 paths, the switch on.
-    const std::string plain_plan_path = project + "/.claude/plans/plain-rename.md";
-    write_file(plain_plan_path, plain_plan(2u << 20, 5000));
-    const std::string plain_transcript = world.work + "/transcript-plain.jsonl";
-    generate(plain_transcript, 0, Tail::plain_plan, plain_plan_path, 0);
-    const std::string plain_gate =
-        world.input("gate-plain.json", exit_plan_mode_payload(plain_transcript, project));
-    cases.push_back({"plan-gate, plain plan 2 MB naming 5,000 paths",
-                     {"plan-gate", world.bin("plan-gate"), {}, plain_gate},
-                     runs(20),
-                     "deny",
-                     "Next step: narrow the plan.",
-                     {floor_on(plain_gate, "<= 3x floor", 3)},
-                     true});
-    // The same path on a plain plan naming 3 files: what running bash on config.sh and the rest
-    // of the gate cost without the file counter's work, so the row above can be read against it.
+    // The file counter: a plain plan of 2 MB naming 5,000 paths, the switch on. The same path on
+    // a plain plan naming 3 files is what running bash on config.sh (docs/plan-gate.md, step 2)
+    // and the rest of the gate cost without the counter's work: a baseline of its own, so the
+    // counter's share can be read off the table.
     const std::string small_plan_path = project + "/.claude/plans/plain-small.md";
     write_file(small_plan_path, plain_plan(600, 3));
     const std::string small_transcript = world.work + "/transcript-plain-small.jsonl";
     generate(small_transcript, 0, Tail::plain_plan, small_plan_path, 0);
     const std::string small_gate =
         world.input("gate-plain-small.json", exit_plan_mode_payload(small_transcript, project));
+    const std::string plain_plan_path = project + "/.claude/plans/plain-rename.md";
+    write_file(plain_plan_path, plain_plan(2u << 20, 5000));
+    const std::string plain_transcript = world.work + "/transcript-plain.jsonl";
+    generate(plain_transcript, 0, Tail::plain_plan, plain_plan_path, 0);
+    const std::string plain_gate =
+        world.input("gate-plain.json", exit_plan_mode_payload(plain_transcript, project));
+    cases.push_back(
+        {"plan-gate, plain plan 2 MB naming 5,000 paths",
+         {"plan-gate", world.bin("plan-gate"), {}, plain_gate},
+         runs(20),
+         "deny",
+         "Next step: narrow the plan.",
+         {floor_on(plain_gate, "<= 3x floor", 3),
+          Baseline{Command{"3-path gate", world.bin("plan-gate"), {}, small_gate}, "", 0}},
+         true});
     cases.push_back({"plan-gate, plain plan naming 3 paths (config.sh, no counting)",
                      {"plan-gate", world.bin("plan-gate"), {}, small_gate},
                      runs(20),
