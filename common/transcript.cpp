@@ -77,14 +77,14 @@ struct NeedleSpec {
 };
 
 constexpr std::array<NeedleSpec, detail::needle_count> needles{{
-    {"permission-mode", 10, 11},         // "-m"
-    {"permissionMode", 9, 10},           // "nM"
-    {"\"Skill\"", 1, 2},                 // "Sk"
-    {"EnterPlanMode", 4, 5},             // "rP"
-    {"\"content\":\"", 7, 8},            // "t\""
-    {"file_path", 4, 5},                 // "_p"
-    {"subagent_type", 8, 9},             // "_t"
-    {"VERDICT:", 0, 1},                  // "VE"
+    {"permission-mode", 10, 11}, // "-m"
+    {"permissionMode", 9, 10},   // "nM"
+    {"\"Skill\"", 1, 2},         // "Sk"
+    {"EnterPlanMode", 4, 5},     // "rP"
+    {"\"content\":\"", 7, 8},    // "t\""
+    {"file_path", 0, 4},         // 'f' ... '_' (shares the load of `plans` and `subagent_type`)
+    {"subagent_type", 4, 8},     // 'g' ... '_' ("_t" opens tool_use_id and *_tokens)
+    {"VERDICT:", 0, 1},          // "VE"
     {"<command-message>viber:", 16, 17}, // ">v"
     {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
 }};
@@ -167,13 +167,17 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
     constexpr unsigned per_byte = V::bits_per_byte;
     constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
     const Bytes newline = V::pin(V::splat('\n'));
+    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     Bytes first_byte[detail::needle_count];
     Bytes second_byte[detail::needle_count];
+    // Only the needles looked for: a pinned splat is never dropped, and a short call (one line
+    // searched for one needle) would pay for them all.
+#pragma GCC unroll 16
     for (std::size_t k = 0; k < needles.size(); ++k) {
+        if (!wanted(k)) continue;
         first_byte[k] = V::pin(V::splat(needles[k].text[needles[k].first]));
         second_byte[k] = V::pin(V::splat(needles[k].text[needles[k].second]));
     }
-    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
         Lanes match[detail::needle_count];
@@ -205,6 +209,8 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
                 if (!sink.newline(pos)) return pos + 1;
                 continue;
             }
+            // Unrolled too, so each confirming memcmp has a constant size and is inlined.
+#pragma GCC unroll 16
             for (std::size_t k = 0; k < needles.size(); ++k) {
                 if (((per_needle[k] >> bit) & 1u) && confirm(data + pos - needles[k].first, k))
                     sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
@@ -398,8 +404,9 @@ constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mod
                                         needle_bit(detail::needle_string_content);
 constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
 // A plan write's line holds both `file_path` and `plans` (in its path). The kernel looks for
-// `plans`, much the rarer (every Read, Write and Edit carries a file_path); Scanner::worth_parsing
-// checks the few lines holding it for a file_path.
+// `plans`, much the rarer (every Read, Write and Edit carries a file_path, and each needle looked
+// for costs every block of every transcript two compares); Scanner::worth_parsing_signals runs the
+// kernel again over the few lines holding it, for a file_path alone.
 constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
 constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
 constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
@@ -882,17 +889,34 @@ private:
 
     // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): `plans` on a
     // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
-    // no kept dispatch.
+    // no kept dispatch. `held` is a long line read again (not in the buffer).
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        return worth_pairing(worth_parsing_signals(relevant, held), held, Who::all);
+        return worth_pairing(worth_parsing_signals(relevant, held, false), held, Who::all);
     }
 
-    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held) const {
+    // `in_buffer`: `held` lies in the read buffer, which the kernel may read past its end.
+    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held,
+                                        bool in_buffer) const {
         constexpr std::uint32_t plans = 1u << detail::needle_plans;
-        if ((relevant & plans) &&
-            held.find(needles[detail::needle_file_path].text) == std::string_view::npos)
-            relevant &= ~plans;
-        return relevant;
+        if ((relevant & plans) == 0) return relevant;
+        const bool file_path =
+            in_buffer ? holds_file_path(held)
+                      : held.find(needles[detail::needle_file_path].text) != std::string_view::npos;
+        return file_path ? relevant : relevant & ~plans;
+    }
+
+    // True when a line in the read buffer holds a file_path: the kernel, for that needle alone.
+    // A session whose dispatch prompts all name the plan file has `plans` on every dispatch line,
+    // and a byte-at-a-time search for a file_path on each was a tenth of the whole scan.
+    bool holds_file_path(std::string_view held) const {
+        struct Found {
+            bool any = false;
+            bool newline(std::size_t) { return true; } // the line holds none
+            void hit(std::size_t, unsigned) { any = true; }
+        } found;
+        run_kernel_for<needle_bit(detail::needle_file_path)>(kernel_, held.data(), 0, held.size(),
+                                                             found);
+        return found.any;
     }
 
     std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
@@ -930,7 +954,7 @@ private:
         const std::string_view held =
             line_dropped_ ? std::string_view()
                           : std::string_view(data_ + (line_start_ - buffer_offset_), length);
-        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held);
+        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held, true);
         if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
             // Only pairing can want this line: its place is kept, its bytes are not parsed now.
             defer(line, line_start_, length, relevant);

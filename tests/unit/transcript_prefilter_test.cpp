@@ -321,3 +321,52 @@ BOOST_AUTO_TEST_CASE(needles_straddling_a_refill_are_found_by_every_kernel) {
         }
     }
 }
+
+// The kernel finds `file_path` itself, next to `plans`: a line is read for a plan write only when
+// it holds both, in either order, also when it is longer than the buffer (read again), and when
+// either needle crosses a refill. A dispatch whose prompt names the plan file holds `plans` and no
+// file_path: it stays a dispatch, and a Read of a file under plans/ is read but writes nothing.
+BOOST_AUTO_TEST_CASE(a_plan_write_line_holds_both_plans_and_file_path_by_every_kernel) {
+    for (std::size_t pad = 0; pad < 70; pad += 3) {
+        const std::string p(pad, 'x');
+        const std::string write =
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/r/plans/p.md"}}]}})";
+        const std::string dispatch =
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","id":"toolu_4","name":"Agent","input":{"subagent_type":"planner-review","prompt":"/r/plans/p.md"}}]}})";
+        const std::string verdict =
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_4","content":"VERDICT: PASS"}]}})";
+        const std::string read =
+            R"({"pad":")" + p +
+            R"(","message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"/r/plans/p.md"}}]}})";
+        // `plans` first (in a text), then the Edit's file_path.
+        const std::string edit =
+            R"({"message":{"content":[{"type":"text","text":"the plans )" + p +
+            R"("},{"type":"tool_use","name":"Edit","input":{"file_path":"/r/plans/q.md"}}]}})";
+        const std::string text = write + "\n" + dispatch + "\n" + verdict + "\n" + read + "\n" +
+                                 edit + "\n" + dispatch + "\n" + read + "\n" + verdict + "\n";
+        constexpr PairedAgent reviewers[] = {
+            {.name = "planner-review", .rule = PairRule::single_reviewer}};
+        for (const auto kernel :
+             {Kernel::scalar, Kernel::sse2, Kernel::avx2, Kernel::avx512, Kernel::neon}) {
+            for (const std::size_t buffer : {64u, 97u, 160u, 301u, 1u << 16}) {
+                const Scan gate = scan_bytes_with(text, Request{Signals::planner, true, reviewers},
+                                                  buffer, kernel);
+                BOOST_TEST_REQUIRE(gate.readable);
+                BOOST_TEST_REQUIRE(gate.last_plan_write.has_value(),
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write->line == 5u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write->file_path == "/r/plans/q.md");
+                BOOST_TEST_REQUIRE(gate.dispatches.size() == 1u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.dispatches[0].line == 6u);
+                BOOST_TEST_REQUIRE(gate.verdicts.size() == 1u,
+                                   "pad " << pad << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.verdicts[0].line == 8u);
+            }
+        }
+    }
+}
