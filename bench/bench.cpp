@@ -527,6 +527,20 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      {wc_on(many_transcript, "<= 1.2x wc -l", 1.2)},
                      true});
 
+    // The worst case for settling pairing late: 20,000 dispatches whose verdict lines all name
+    // other ids, so no pair forms and every candidate line is parsed once, walking back.
+    const std::string unpaired_transcript = world.work + "/transcript-unpaired-reviews.jsonl";
+    generate(unpaired_transcript, 0, Tail::many_unpaired, plan_path, 6);
+    const std::string unpaired_gate =
+        world.input("gate-unpaired.json", exit_plan_mode_payload(unpaired_transcript, project));
+    cases.push_back({"plan-gate, 20,000 dispatches, every verdict naming another id",
+                     {"plan-gate", world.bin("plan-gate"), {}, unpaired_gate},
+                     runs(10),
+                     "deny",
+                     "Next step: let the review finish.",
+                     {wc_on(unpaired_transcript, "", 0)},
+                     true});
+
     // The file counter: a plain plan of 2 MB naming 5,000 paths, the switch on. The same path on
     // a plain plan naming 3 files is what running bash on config.sh (docs/plan-gate.md, step 2)
     // and the rest of the gate cost without the counter's work: a baseline of its own, so the

@@ -403,6 +403,13 @@ bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tai
                                 "## Plan Review\nFinding: tighten step 3.\nVERDICT: FAIL\n")));
             }
         }
+    } else if (tail == Tail::many_unpaired) {
+        for (std::size_t i = 0; i < many_reviews; ++i) {
+            const std::string id = "toolu_01Review" + std::to_string(1000000 + i) + "xyzw";
+            dispatch(id, "viber:planner-review", "memory: true\ninput: round " + std::to_string(i));
+            line(json::serialize(user_result(noise, when++, "toolu_01Other" + std::to_string(i),
+                                             "## Plan Review\nVERDICT: FAIL\n")));
+        }
     }
     return static_cast<bool>(out.flush());
 }

@@ -66,8 +66,11 @@ enum class Tail {
     planner_pass,    // planner Skill, EnterPlanMode, plan write, planner-review dispatch, PASS
     review_set_pass, // the same with the review set (spec, graph, two task slices) all PASS
     plain_plan,      // EnterPlanMode without the planner, a plain plan write, no review
-    many_reviews, // planner: 20,000 planner-review dispatches after the plan write, each answered
-                  // by its verdict line (FAIL, the last PASS)
+    many_reviews,  // planner: 20,000 planner-review dispatches after the plan write, each answered
+                   // by its verdict line (FAIL, the last PASS)
+    many_unpaired, // planner: 20,000 planner-review dispatches after the plan write, each
+                   // followed by a verdict line naming another id: nothing pairs, so settling
+                   // from the end back must look at every line (the worst case for pairing)
 };
 inline constexpr std::size_t many_reviews = 20000;
 bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tail,

@@ -31,6 +31,11 @@ std::size_t TranscriptBuilder::tool_use(std::string_view name, const json::objec
         {"message", json::object{{"role", "assistant"}, {"content", json::array{use}}}}});
 }
 
+std::size_t TranscriptBuilder::content_element(std::string_view type, const json::object& element) {
+    return add(
+        json::object{{"type", type}, {"message", json::object{{"content", json::array{element}}}}});
+}
+
 std::size_t TranscriptBuilder::skill(std::string_view skill, std::string_view id) {
     return tool_use("Skill", json::object{{"skill", skill}}, id);
 }

@@ -18,6 +18,9 @@ public:
     std::size_t raw(std::string_view line);
 
     std::size_t permission_mode(std::string_view mode);
+    // A record of top-level `type` whose message content is the one `element` (a look-alike of a
+    // tool_use line: another record type, another element type).
+    std::size_t content_element(std::string_view type, const boost::json::object& element);
     std::size_t tool_use(std::string_view name, const boost::json::object& input,
                          std::string_view id = {});
     std::size_t skill(std::string_view skill, std::string_view id = "toolu_skill");

@@ -443,3 +443,30 @@ BOOST_AUTO_TEST_CASE(a_file_of_dispatches_past_the_window_settles_from_the_file)
         }
     }
 }
+
+BOOST_AUTO_TEST_CASE(a_window_line_that_cannot_be_read_again_fails_open) {
+    // The transcript is cut short between the scan and the settling (Claude Code rewrote it): the
+    // waiting lines are gone, so settling says it could not finish and the gate stays silent
+    // rather than deciding on part of the pairing.
+    viber::testing::ScratchDir dir;
+    TranscriptBuilder t;
+    t.permission_mode("default");
+    t.skill("viber:planner");
+    t.enter_plan_mode();
+    const std::size_t write = t.write_file(dir / ".claude/plans/p.md");
+    const std::string before_pairing = t.text();
+    t.dispatch("viber:planner-review", "toolu_a");
+    t.tool_result("toolu_a", "VERDICT: FAIL");
+    const std::string path = dir.write("t.jsonl", t.text());
+    transcript::Scan scan = transcript::scan_file(path, gate_request(true));
+    BOOST_TEST_REQUIRE(scan.readable);
+    BOOST_TEST_REQUIRE(scan.last_plan_write.has_value());
+    BOOST_TEST(scan.last_plan_write->line == write);
+    dir.write("t.jsonl", before_pairing);
+    BOOST_TEST(!transcript::settle_pairing(scan, paired_agents));
+    // The same file whole settles, and the pair it holds is found.
+    dir.write("t.jsonl", t.text());
+    transcript::Scan whole = transcript::scan_file(path, gate_request(true));
+    BOOST_TEST_REQUIRE(transcript::settle_pairing(whole, paired_agents));
+    BOOST_TEST(whole.verdicts.size() == 1u);
+}

@@ -275,13 +275,9 @@ BOOST_AUTO_TEST_CASE(a_write_quoting_a_skill_call_is_a_write) {
 BOOST_AUTO_TEST_CASE(skill_name_on_a_non_tool_use_element_is_not_a_signal) {
     TranscriptBuilder t;
     t.permission_mode("default");
-    t.add(json::object{
-        {"type", "assistant"},
-        {"message",
-         json::object{{"content", json::array{json::object{
-                                      {"type", "text"},
-                                      {"name", "Skill"},
-                                      {"input", json::object{{"skill", "planner"}}}}}}}}});
+    t.content_element("assistant", json::object{{"type", "text"},
+                                                {"name", "Skill"},
+                                                {"input", json::object{{"skill", "planner"}}}});
     t.add(json::object{
         {"type", "assistant"}, {"name", "Skill"}, {"input", json::object{{"skill", "planner"}}}});
     BOOST_TEST(planner(t).last_signal == 0u);
@@ -290,13 +286,10 @@ BOOST_AUTO_TEST_CASE(skill_name_on_a_non_tool_use_element_is_not_a_signal) {
 BOOST_AUTO_TEST_CASE(api_request_blob_replaying_a_skill_call_is_skipped) {
     TranscriptBuilder t;
     t.permission_mode("default");
-    t.add(json::object{
-        {"type", "api-request-blob"},
-        {"message",
-         json::object{{"content", json::array{json::object{
-                                      {"type", "tool_use"},
-                                      {"name", "Skill"},
-                                      {"input", json::object{{"skill", "viber:planner"}}}}}}}}});
+    t.content_element("api-request-blob",
+                      json::object{{"type", "tool_use"},
+                                   {"name", "Skill"},
+                                   {"input", json::object{{"skill", "viber:planner"}}}});
     BOOST_TEST(planner(t).last_signal == 0u);
     BOOST_TEST(!signal_owns_episode(planner(t)));
 }
@@ -568,14 +561,10 @@ BOOST_AUTO_TEST_CASE(the_last_matching_file_path_on_a_line_is_the_plan) {
 BOOST_AUTO_TEST_CASE(api_request_blob_replaying_a_plan_write_is_skipped) {
     TranscriptBuilder t;
     const auto real = t.write_file("/r/plans/a.md");
-    t.add(json::object{
-        {"type", "api-request-blob"},
-        {"message",
-         json::object{
-             {"content", json::array{json::object{
-                             {"type", "tool_use"},
-                             {"name", "Write"},
-                             {"input", json::object{{"file_path", "/r/plans/z.md"}}}}}}}}});
+    t.content_element("api-request-blob",
+                      json::object{{"type", "tool_use"},
+                                   {"name", "Write"},
+                                   {"input", json::object{{"file_path", "/r/plans/z.md"}}}});
     const Scan s = gate(t);
     BOOST_TEST_REQUIRE(s.last_plan_write.has_value());
     BOOST_TEST(s.last_plan_write->line == real);
@@ -703,12 +692,9 @@ BOOST_AUTO_TEST_CASE(api_request_blob_replaying_a_pass_is_skipped) {
     TranscriptBuilder t;
     t.write_file("/r/plans/a.md");
     t.dispatch("viber:planner-review", "toolu_01C");
-    t.add(json::object{
-        {"type", "api-request-blob"},
-        {"message",
-         json::object{{"content", json::array{json::object{{"type", "tool_result"},
-                                                           {"tool_use_id", "toolu_01C"},
-                                                           {"content", "VERDICT: PASS"}}}}}}});
+    t.content_element("api-request-blob", json::object{{"type", "tool_result"},
+                                                       {"tool_use_id", "toolu_01C"},
+                                                       {"content", "VERDICT: PASS"}});
     BOOST_TEST(gate(t).verdicts.empty());
 }
 

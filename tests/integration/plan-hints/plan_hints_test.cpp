@@ -179,13 +179,10 @@ BOOST_AUTO_TEST_CASE(prints_for_signals_that_are_not_the_chain) {
     typed_command(t, "planner");
     t.write_file("/tmp/notes.md",
                  R"({"type":"tool_use","name":"Skill","input":{"skill":"viber:planner"}})");
-    t.add(json::object{
-        {"type", "api-request-blob"},
-        {"message",
-         json::object{{"content", json::array{json::object{
-                                      {"type", "tool_use"},
-                                      {"name", "Skill"},
-                                      {"input", json::object{{"skill", "viber:planner"}}}}}}}}});
+    t.content_element("api-request-blob",
+                      json::object{{"type", "tool_use"},
+                                   {"name", "Skill"},
+                                   {"input", json::object{{"skill", "viber:planner"}}}});
     expect_hints(f.run(f.payload("plan", t)));
 }
 
