@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -142,14 +143,39 @@ struct RunResult {
     std::string output;
 };
 
-// Runs `argv` (argv[0] looked up on PATH) with `cwd` as its working directory, stdin from the null
-// device, stderr discarded and stdout captured up to `max_output` bytes, until `deadline`. The
-// run is over when the child exits (a background descendant still holding stdout does not
-// extend it), when the deadline passes or when the output passes the cap; then the child and
-// everything it started are ended before this returns (POSIX: its process group, and on Linux
-// every other descendant, the hook being their subreaper; Windows: a job object). The child also
-// dies with the hook (Linux: PR_SET_PDEATHSIG; Windows: the job closes with the hook). No
-// argument passes through a shell.
+// A child started by start_captured whose output is collected later by finish(): the caller can
+// work while the child runs, on one thread (no second thread is ever running when the hook forks).
+// Destroying it unfinished ends the child and everything it started, as finish() does.
+class CapturedRun {
+public:
+    struct State; // per platform: the child, its output pipe (and on Windows its job)
+
+    CapturedRun(); // nothing started: finish() reports not_started
+    explicit CapturedRun(std::unique_ptr<State> state);
+    CapturedRun(CapturedRun&&) noexcept;
+    CapturedRun& operator=(CapturedRun&&) noexcept;
+    ~CapturedRun();
+
+    // Captures stdout up to `max_output` bytes until the child exits (a background descendant
+    // still holding stdout does not extend the run), the deadline passes or the output passes the
+    // cap; then ends the child and everything it started. A deadline already past still looks
+    // once: a child that exited while the caller worked counts as exited. Once only.
+    RunResult finish(Clock::time_point deadline, std::size_t max_output);
+
+private:
+    std::unique_ptr<State> state_;
+};
+
+// Starts `argv` (argv[0] looked up on PATH) with `cwd` as its working directory, stdin from the
+// null device, stderr discarded and stdout to a pipe only the returned run reads. The child and
+// everything it starts are ended when the run is finished or destroyed (POSIX: its process
+// group, and on Linux every other descendant, the hook being their subreaper; Windows: a job
+// object), and die with the hook (Linux: PR_SET_PDEATHSIG; Windows: the job closes with the
+// hook). No argument passes through a shell. A child that cannot be started (no such program, a
+// bad cwd) finishes as not_started or, when only exec failed, as an exit with no output.
+CapturedRun start_captured(const std::vector<std::string>& argv, const std::string& cwd);
+
+// start_captured(argv, cwd).finish(deadline, max_output).
 RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
                        Clock::time_point deadline, std::size_t max_output);
 

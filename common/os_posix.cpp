@@ -10,6 +10,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <memory>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -378,10 +379,26 @@ void end_process_tree(pid_t child, bool child_reaped) {
 
 } // namespace
 
-RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
-                       Clock::time_point deadline, std::size_t max_output) {
-    RunResult result;
-    if (argv.empty()) return result;
+struct CapturedRun::State {
+    pid_t pid = -1;
+    int out = -1; // the read end of the child's stdout
+    bool finished = false;
+
+    ~State() {
+        if (finished) return;
+        if (out >= 0) ::close(out);
+        end_process_tree(pid, false);
+    }
+};
+
+CapturedRun::CapturedRun() = default;
+CapturedRun::CapturedRun(std::unique_ptr<State> state) : state_(std::move(state)) {}
+CapturedRun::CapturedRun(CapturedRun&&) noexcept = default;
+CapturedRun& CapturedRun::operator=(CapturedRun&&) noexcept = default;
+CapturedRun::~CapturedRun() = default;
+
+CapturedRun start_captured(const std::vector<std::string>& argv, const std::string& cwd) {
+    if (argv.empty()) return {};
     // Everything the child needs is built before fork: between fork and exec the child only
     // calls async-signal-safe functions.
     std::vector<std::string> args = argv;
@@ -391,7 +408,7 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     const char* dir = cwd.c_str();
 
     int out[2];
-    if (!open_pipe(out)) return result;
+    if (!open_pipe(out)) return {};
 #ifdef __linux__
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
@@ -400,7 +417,7 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     if (pid < 0) {
         ::close(out[0]);
         ::close(out[1]);
-        return result;
+        return {};
     }
     if (pid == 0) {
         ::setpgid(0, 0);
@@ -426,6 +443,17 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     // Set in both processes so the group exists before either side relies on it.
     ::setpgid(pid, pid);
     ::close(out[1]);
+    auto state = std::make_unique<CapturedRun::State>();
+    state->pid = pid;
+    state->out = out[0];
+    return CapturedRun(std::move(state));
+}
+
+RunResult CapturedRun::finish(Clock::time_point deadline, std::size_t max_output) {
+    RunResult result;
+    if (!state_ || state_->finished) return result;
+    const pid_t pid = state_->pid;
+    const int out = state_->out;
     result.end = RunEnd::timed_out;
 
     // Read until the output ends or the child exits, whichever is first: a background job that
@@ -441,14 +469,15 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
         result.output.append(buffer, static_cast<std::size_t>(got));
         return true;
     };
-    for (;;) {
-        if (Clock::now() >= deadline) break;
+    for (bool first = true;; first = false) {
+        // The first look happens even past the deadline: the caller may have worked until then.
+        if (!first && Clock::now() >= deadline) break;
         // Once the output has ended poll only waits (a negative descriptor is ignored).
-        pollfd pfd{output_ended ? -1 : out[0], POLLIN, 0};
+        pollfd pfd{output_ended ? -1 : out, POLLIN, 0};
         const int ready = ::poll(&pfd, 1, poll_ms(deadline, output_ended ? 2 : 20));
         if (ready < 0 && errno != EINTR) break;
         if (ready > 0 && !output_ended) {
-            const ssize_t got = ::read(out[0], buffer, sizeof buffer);
+            const ssize_t got = ::read(out, buffer, sizeof buffer);
             if (got == 0)
                 output_ended = true;
             else if (got > 0 && !take(got))
@@ -461,10 +490,10 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
             reaped = true;
             // What it wrote before exiting is still in the pipe; a descendant may hold the pipe
             // open, so drain without waiting.
-            ::fcntl(out[0], F_SETFL, ::fcntl(out[0], F_GETFL) | O_NONBLOCK);
+            ::fcntl(out, F_SETFL, ::fcntl(out, F_GETFL) | O_NONBLOCK);
             bool within_cap = true;
             while (!output_ended && within_cap) {
-                const ssize_t got = ::read(out[0], buffer, sizeof buffer);
+                const ssize_t got = ::read(out, buffer, sizeof buffer);
                 if (got < 0 && errno == EINTR) continue;
                 if (got <= 0) break;
                 within_cap = take(got);
@@ -473,9 +502,15 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
             break;
         }
     }
-    ::close(out[0]);
+    state_->finished = true;
+    ::close(out);
     end_process_tree(pid, reaped);
     return result;
+}
+
+RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
+                       Clock::time_point deadline, std::size_t max_output) {
+    return start_captured(argv, cwd).finish(deadline, max_output);
 }
 
 } // namespace viber::os

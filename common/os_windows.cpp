@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <windows.h>
 
 namespace viber::os {
@@ -342,6 +343,14 @@ struct Handle {
     explicit Handle(HANDLE value) : h(value) {}
     Handle(const Handle&) = delete;
     Handle& operator=(const Handle&) = delete;
+    Handle(Handle&& other) noexcept : h(std::exchange(other.h, nullptr)) {}
+    Handle& operator=(Handle&& other) noexcept {
+        if (this != &other) {
+            reset();
+            h = std::exchange(other.h, nullptr);
+        }
+        return *this;
+    }
     ~Handle() { reset(); }
     void reset() {
         if (h != nullptr && h != INVALID_HANDLE_VALUE) ::CloseHandle(h);
@@ -357,28 +366,43 @@ DWORD wait_ms(Clock::time_point deadline, long long cap) {
 
 } // namespace
 
-RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
-                       Clock::time_point deadline, std::size_t max_output) {
-    RunResult result;
-    if (argv.empty()) return result;
+struct CapturedRun::State {
+    Handle job; // closing it ends the child and everything it started
+    Handle child;
+    Handle out_read; // the read end of the child's stdout
+    bool finished = false;
+
+    ~State() {
+        if (!finished && job.h != nullptr) ::TerminateJobObject(job.h, 1);
+    }
+};
+
+CapturedRun::CapturedRun() = default;
+CapturedRun::CapturedRun(std::unique_ptr<State> state) : state_(std::move(state)) {}
+CapturedRun::CapturedRun(CapturedRun&&) noexcept = default;
+CapturedRun& CapturedRun::operator=(CapturedRun&&) noexcept = default;
+CapturedRun::~CapturedRun() = default;
+
+CapturedRun start_captured(const std::vector<std::string>& argv, const std::string& cwd) {
+    if (argv.empty()) return {};
 
     // The job ends the child and every process it starts, also when the hook itself dies: the
     // last handle to the job closes with the hook (JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE).
     Handle job(::CreateJobObjectW(nullptr, nullptr));
-    if (job.h == nullptr) return result;
+    if (job.h == nullptr) return {};
     JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
     limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
     ::SetInformationJobObject(job.h, JobObjectExtendedLimitInformation, &limits, sizeof limits);
 
     SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
     HANDLE read_raw = nullptr, write_raw = nullptr;
-    if (!::CreatePipe(&read_raw, &write_raw, &inherit, 0)) return result;
+    if (!::CreatePipe(&read_raw, &write_raw, &inherit, 0)) return {};
     Handle out_read(read_raw), out_write(write_raw);
     ::SetHandleInformation(out_read.h, HANDLE_FLAG_INHERIT, 0);
     Handle null_device(::CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE,
                                      FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0,
                                      nullptr));
-    if (null_device.h == INVALID_HANDLE_VALUE) return result;
+    if (null_device.h == INVALID_HANDLE_VALUE) return {};
 
     std::wstring command_line;
     for (const std::string& arg : argv) append_quoted(command_line, widen(arg));
@@ -395,15 +419,25 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     if (!::CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE,
                           CREATE_SUSPENDED | CREATE_NO_WINDOW | CREATE_UNICODE_ENVIRONMENT, nullptr,
                           dir.empty() ? nullptr : dir.c_str(), &startup, &process))
-        return result;
+        return {};
     Handle child(process.hProcess), thread(process.hThread);
     if (!::AssignProcessToJobObject(job.h, child.h)) {
         ::TerminateProcess(child.h, 1);
-        return result;
+        return {};
     }
     ::ResumeThread(thread.h);
-    out_write.reset();
-    null_device.reset();
+    auto state = std::make_unique<CapturedRun::State>();
+    state->job = std::move(job);
+    state->child = std::move(child);
+    state->out_read = std::move(out_read);
+    return CapturedRun(std::move(state));
+}
+
+RunResult CapturedRun::finish(Clock::time_point deadline, std::size_t max_output) {
+    RunResult result;
+    if (!state_ || state_->finished) return result;
+    state_->finished = true;
+    const HANDLE out_read = state_->out_read.h;
     result.end = RunEnd::timed_out;
 
     // Anonymous pipes have no overlapped reads: peek for what is there, read only that (never
@@ -414,14 +448,14 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
     const auto drain = [&]() {
         for (;;) {
             DWORD available = 0;
-            if (!::PeekNamedPipe(out_read.h, nullptr, 0, nullptr, &available, nullptr)) {
+            if (!::PeekNamedPipe(out_read, nullptr, 0, nullptr, &available, nullptr)) {
                 output_ended = true;
                 return true;
             }
             if (available == 0) return true;
             DWORD got = 0;
             const DWORD want = std::min<DWORD>(available, static_cast<DWORD>(buffer.size()));
-            if (!::ReadFile(out_read.h, buffer.data(), want, &got, nullptr) || got == 0) {
+            if (!::ReadFile(out_read, buffer.data(), want, &got, nullptr) || got == 0) {
                 output_ended = true;
                 return true;
             }
@@ -432,9 +466,10 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
             result.output.append(buffer.data(), got);
         }
     };
+    // The first look happens even past the deadline: the caller may have worked until then.
     for (;;) {
         if (!output_ended && !drain()) break;
-        const DWORD waited = ::WaitForSingleObject(child.h, wait_ms(deadline, 10));
+        const DWORD waited = ::WaitForSingleObject(state_->child.h, wait_ms(deadline, 10));
         if (waited == WAIT_OBJECT_0) {
             if (output_ended || drain()) result.end = RunEnd::exited;
             break;
@@ -442,8 +477,13 @@ RunResult run_captured(const std::vector<std::string>& argv, const std::string& 
         if (Clock::now() >= deadline) break;
     }
     // Ends the child and everything it started, whatever state they are in.
-    ::TerminateJobObject(job.h, 1);
+    ::TerminateJobObject(state_->job.h, 1);
     return result;
+}
+
+RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
+                       Clock::time_point deadline, std::size_t max_output) {
+    return start_captured(argv, cwd).finish(deadline, max_output);
 }
 
 } // namespace viber::os

@@ -40,13 +40,22 @@ std::chrono::milliseconds config_time_left() {
     return std::min(config_time_limit, os::left_of(config_deadline));
 }
 
-bool plain_plan_review_on(const std::string& cwd) {
+SwitchQuery::SwitchQuery(const std::string& cwd) {
     const std::string script = plugin_file(config_script);
-    if (!is_regular_file(script)) return false;
+    if (!is_regular_file(script)) return;
     const std::chrono::milliseconds limit = config_time_left();
-    if (limit.count() == 0) return false; // the hook's own deadline is already spent
-    const std::optional<std::string> output = run_bash_script(script, cwd, limit);
-    return output && switch_is_on(*output);
+    if (limit.count() == 0) return; // the hook's own deadline is already spent
+    deadline_ = os::Clock::now() + limit;
+    run_ = os::start_captured({"bash", script}, cwd);
+}
+
+bool SwitchQuery::on() {
+    const os::RunResult run = run_.finish(deadline_, config_output_limit);
+    return run.end == os::RunEnd::exited && switch_is_on(run.output);
+}
+
+bool plain_plan_review_on(const std::string& cwd) {
+    return SwitchQuery(cwd).on();
 }
 
 } // namespace viber::plan_gate

@@ -2,6 +2,8 @@
 // prints in the project directory (docs/plan-gate.md, step 2).
 #pragma once
 
+#include "common/os.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -41,8 +43,21 @@ std::optional<std::string> run_bash_script(const std::string& script, const std:
 std::chrono::milliseconds config_time_left();
 
 // The switch for a project: scripts/config.sh found by the plugin file rule (docs/contract.md), run
-// in `cwd`. False when the script is not a regular file, fails to answer in time, or says anything
-// but the one exact line.
+// in `cwd`. Asked in two steps so the hook can work while bash starts: the constructor starts the
+// script (its time limit, config_time_left(), counts from then) and on() waits for its answer.
+// on() is false when the script is not a regular file, fails to answer in time, or says anything
+// but the one exact line. A query destroyed unasked ends the script and everything it started.
+class SwitchQuery {
+public:
+    explicit SwitchQuery(const std::string& cwd);
+    bool on();
+
+private:
+    os::CapturedRun run_;
+    os::Clock::time_point deadline_{};
+};
+
+// SwitchQuery(cwd).on().
 bool plain_plan_review_on(const std::string& cwd);
 
 } // namespace viber::plan_gate

@@ -23,9 +23,6 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
-#include <exception>
-#include <system_error>
-#include <thread>
 
 namespace viber::plan_gate {
 
@@ -403,37 +400,19 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     if (chosen == Route::plain) {
         input.plain_review_on = false;
         if (cwd && is_directory(*cwd)) {
-            // The files are counted while config.sh runs: starting bash is most of what a plain
-            // plan costs, and the count, needed only when the switch is on, fits inside it.
+            // config.sh is started first and the files are counted while bash starts, which is
+            // most of what a plain plan costs; the count is needed only when the switch is on.
+            // One thread only: a fork beside a running thread is a hazard (an emulated child has
+            // been seen to spin after such a fork), and this way none is needed.
+            SwitchQuery query(*cwd);
             std::vector<std::string> counted;
-            std::exception_ptr failure;
-            const auto count = [&] {
-                try {
-                    if (!plan.text) return;
-                    const std::string root = git_top_level(*cwd).value_or(*cwd);
-                    counted = plan_files(*plan.text, root, plan.path);
-                } catch (...) {
-                    failure = std::current_exception();
-                }
-            };
-            struct Joined { // the count is over before anything leaves this block
-                std::thread thread;
-                ~Joined() {
-                    if (thread.joinable()) thread.join();
-                }
-            } counter;
-            try {
-                counter.thread = std::thread(count);
-            } catch (const std::system_error&) {
-                count(); // no thread to be had: count first, then ask config.sh
+            if (plan.text) {
+                const std::string root = git_top_level(*cwd).value_or(*cwd);
+                counted = plan_files(*plan.text, root, plan.path);
             }
-            const bool on = plain_plan_review_on(*cwd);
-            if (counter.thread.joinable()) counter.thread.join();
+            const bool on = query.on();
             input.plain_review_on = on;
-            if (on) {
-                if (failure) std::rethrow_exception(failure);
-                input.counted_files = std::move(counted);
-            }
+            if (on) input.counted_files = std::move(counted);
         }
     }
     // A line that cannot be read again leaves the pairing unknown: fail open, as on a read error.

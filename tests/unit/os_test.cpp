@@ -1,14 +1,17 @@
 // os_test.cpp: the operating-system layer on the platform it runs on (POSIX here, Windows under
 // wine): the start clock, captured child runs (output, working directory, deadline, output cap,
-// a program or directory that is not there) and what a path names.
+// a program or directory that is not there, a run finished after the caller's own work or
+// dropped unfinished) and what a path names.
 #define BOOST_TEST_MODULE os
 #include "common/os.hpp"
 #include "support/scratch.hpp"
 
 #include <algorithm>
+#include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace os = viber::os;
@@ -29,10 +32,13 @@ std::vector<std::string> shell(const std::string& script) {
 const std::string print_cwd = "cd";
 const std::string run_forever = "ping -n 120 127.0.0.1 >NUL";
 const std::string endless_output = "for /l %i in (1,1,20000) do @echo planning-plain-plan-review";
+const std::string tick_forever =
+    "for /l %i in (0,0,1) do @(echo x>>ticks & ping -n 1 127.0.0.1 >NUL)";
 #else
 const std::string print_cwd = "pwd";
 const std::string run_forever = "sleep 120";
 const std::string endless_output = "yes planning-plain-plan-review";
+const std::string tick_forever = "while :; do echo x >> ticks; sleep 0.05; done";
 #endif
 
 // The first line with its line end cut and backslashes read as slashes.
@@ -84,6 +90,44 @@ BOOST_AUTO_TEST_CASE(a_child_past_its_deadline_is_ended) {
         os::run_captured(shell(run_forever), dir.path(), in(std::chrono::milliseconds(500)), 1024);
     BOOST_TEST((run.end == os::RunEnd::timed_out));
     BOOST_TEST(seconds_since(started) < 60.0); // a hang guard, not a speed assertion
+}
+
+BOOST_AUTO_TEST_CASE(a_started_child_that_exited_while_the_caller_worked_counts_as_exited) {
+    const ScratchDir dir;
+    const std::string marker = dir / "done";
+    os::CapturedRun run = os::start_captured(shell("echo planning> done"), dir.path());
+    // The caller's work outlasts the child and the deadline: the child was on time.
+    for (int i = 0; i < 2000 && !boost::filesystem::exists(marker); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    BOOST_REQUIRE(boost::filesystem::exists(marker));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const os::RunResult result = run.finish(os::Clock::now() - std::chrono::seconds(1), 1024);
+    BOOST_TEST((result.end == os::RunEnd::exited));
+    BOOST_TEST(first_line(viber::testing::read_file(marker)) == "planning");
+    // Once only: a second finish has nothing to report.
+    BOOST_TEST((run.finish(in(std::chrono::seconds(1)), 1024).end == os::RunEnd::not_started));
+}
+
+BOOST_AUTO_TEST_CASE(a_started_child_dropped_unfinished_is_ended) {
+    const ScratchDir dir;
+    const std::string ticks = dir / "ticks";
+    {
+        os::CapturedRun run = os::start_captured(shell(tick_forever), dir.path());
+        for (int i = 0; i < 2000 && !boost::filesystem::exists(ticks); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        BOOST_REQUIRE(boost::filesystem::exists(ticks)); // it was running
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto before = boost::filesystem::file_size(ticks);
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    BOOST_TEST(boost::filesystem::file_size(ticks) == before); // nothing ticks any more
+}
+
+BOOST_AUTO_TEST_CASE(nothing_started_finishes_as_not_started) {
+    os::CapturedRun run;
+    BOOST_TEST((run.finish(in(std::chrono::seconds(1)), 1024).end == os::RunEnd::not_started));
+    BOOST_TEST((os::start_captured({}, ".").finish(in(std::chrono::seconds(1)), 1024).end ==
+                os::RunEnd::not_started));
 }
 
 BOOST_AUTO_TEST_CASE(output_past_the_cap_ends_the_run) {
