@@ -24,7 +24,11 @@ std::optional<std::string> read_regular_file(const std::string& path, std::size_
     const std::size_t bound = max_bytes < std::string().max_size() ? max_bytes + 1 : max_bytes;
     const std::uint64_t hint = file.size().value_or(0);
     if (hint > max_bytes) return std::nullopt; // already past the bound: nothing to read
-    std::string bytes(static_cast<std::size_t>(std::min<std::uint64_t>(bound, hint + 1)), '\0');
+    const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(bound, hint + 1));
+    std::string bytes;
+    bytes.reserve(size);
+    os::expect_writes(bytes.data(), size, bytes.capacity()); // one call, not a fault a page
+    bytes.resize(size);
     std::size_t used = 0;
     for (;;) {
         if (used == bytes.size()) {

@@ -120,6 +120,12 @@ private:
 #endif
 };
 
+// A fresh buffer of `room` bytes whose first `written` are about to be written. On Linux the
+// kernel may back a buffer of 2 MiB or more with huge pages, and the first `written` bytes, from
+// 256 KiB on, are taken in one call instead of one page fault for each 4 KiB, which is most of the
+// cost of reading a file or payload of that size. Elsewhere, and below those sizes, nothing.
+void expect_writes(char* data, std::size_t written, std::size_t room);
+
 // ---------------------------------------------------------------------------------------------
 // This executable
 

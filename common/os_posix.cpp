@@ -75,22 +75,19 @@ void prepare_standard_streams() {
     std::signal(SIGPIPE, SIG_IGN);
 }
 
-namespace {
-
-// A fresh buffer of `room` bytes whose first `written` are about to be written: the kernel may
-// back it with huge pages, and takes those first pages in one call instead of one page fault for
-// each 4 KiB, which is most of the cost of taking in a payload of several MiB. Buffers under
-// 2 MiB are left alone: their few faults cost less than the calls.
 void expect_writes(char* data, std::size_t written, std::size_t room) {
 #ifdef __linux__
     constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
     constexpr std::uintptr_t page = 4096;
-    if (room < huge_page) return;
+    constexpr std::size_t worth_a_call = std::size_t{256} << 10;
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    // Only whole pages inside the buffer: a hint never reaches memory the buffer does not own.
-    const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
-    const std::uintptr_t last = (begin + room) & ~(huge_page - 1);
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    if (room >= huge_page) {
+        // Only whole pages inside the buffer: a hint never reaches memory the buffer does not own.
+        const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
+        const std::uintptr_t last = (begin + room) & ~(huge_page - 1);
+        if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+    }
+    if (written < worth_a_call) return;
     // Linux 5.14; an older kernel refuses it and the pages fault as they are written.
     const std::uintptr_t page_first = (begin + page - 1) & ~(page - 1);
     const std::uintptr_t page_last = (begin + written) & ~(page - 1);
@@ -102,6 +99,8 @@ void expect_writes(char* data, std::size_t written, std::size_t room) {
     (void)room;
 #endif
 }
+
+namespace {
 
 // The bytes a regular file still holds from the descriptor's position on; nullopt for a pipe, a
 // terminal or anything else whose size is not known ahead.

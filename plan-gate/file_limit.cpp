@@ -12,13 +12,21 @@
 #include "plan-gate/reasons.hpp"
 
 #include <bit>
+#include <bitset>
+#include <boost/filesystem/directory.hpp>
+#include <boost/filesystem/path.hpp>
 #include <cstdint>
 #include <cstring>
 #include <deque>
 #include <iterator>
 #include <limits>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace viber::plan_gate {
 
@@ -31,9 +39,13 @@ constexpr std::size_t listed_files = 40;
 constexpr std::size_t listed_characters = 6000;
 
 // The plan splits into tokens at whitespace (ascii::is_space) 64 bytes at a time: a mask of the
-// block's whitespace bytes, built 8 bytes at a time (ascii::space_bytes), gives every token edge by
-// counting zeros. A branch on each byte would mispredict at every edge, two or three times a word.
+// block's whitespace bytes (SSE2 compares on x86-64, else 8 bytes at a time with
+// ascii::space_bytes) gives every token edge by counting zeros. A branch on each byte would
+// mispredict at every edge, two or three times a word. A second mask marks the bytes after which a
+// token may be a path or an unusual name (below, "name bytes"), so that most prose words are
+// settled with no look at their bytes at all.
 
+#if !defined(__SSE2__)
 // The 8 high bits of `highs` as the low 8 bits, the first byte's as bit 0.
 constexpr std::uint64_t gathered(std::uint64_t highs) {
     return ((highs >> 7) * 0x0102040810204080ull) >> 56;
@@ -50,43 +62,110 @@ std::uint64_t first_byte_low(const char* at) {
     return word;
 }
 
-// Bit i set when byte i of the 64 at `block` is whitespace.
-std::uint64_t whitespace_mask(const char* block) {
-    std::uint64_t mask = 0;
-    for (int word = 0; word < 8; ++word)
-        mask |= gathered(ascii::space_bytes(first_byte_low(block + 8 * word))) << (8 * word);
-    return mask;
+constexpr std::uint64_t low_bits = 0x0101010101010101ull;
+constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+
+// The high bit of each byte of `word` that equals `c` (an ASCII byte), every other bit clear.
+constexpr std::uint64_t bytes_equal(std::uint64_t word, char c) {
+    const std::uint64_t x = word ^ (static_cast<unsigned char>(c) * low_bits);
+    return ~(((x & ~high_bits) + ~high_bits) | x) & high_bits;
 }
 
-// Calls `visit` with each maximal run of non-whitespace bytes of `text`, in order.
+// The bytes that make a token more than a plain name: either separator, a `:` (a drive, a URL, a
+// Windows stream), a `~` (a Windows short name) and every non-ASCII byte (a name that case
+// folding or Unicode normalization may match in another spelling).
+constexpr std::uint64_t name_bytes(std::uint64_t word) {
+    return (word & high_bits) | bytes_equal(word, '/') | bytes_equal(word, '\\') |
+           bytes_equal(word, ':') | bytes_equal(word, '~');
+}
+#endif
+
+struct BlockMasks {
+    std::uint64_t spaces = 0; // bit i: byte i of the block is whitespace
+    std::uint64_t names = 0;  // bit i: byte i is a name byte
+};
+
+#if defined(__SSE2__)
+// 16 bytes a step: every x86-64 has SSE2, and the masks are its compares and movemask as is.
+BlockMasks masks_of(const char* block) {
+    const __m128i blank = _mm_set1_epi8(' ');
+    const __m128i tab = _mm_set1_epi8('\t');
+    const __m128i four = _mm_set1_epi8(4); // '\t' to '\r' are the 5 bytes from tab
+    const __m128i slash = _mm_set1_epi8('/');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i colon = _mm_set1_epi8(':');
+    const __m128i tilde = _mm_set1_epi8('~');
+    BlockMasks masks;
+    for (int part = 0; part < 4; ++part) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * part));
+        const __m128i from_tab = _mm_sub_epi8(bytes, tab);
+        const __m128i space = _mm_or_si128(_mm_cmpeq_epi8(bytes, blank),
+                                           _mm_cmpeq_epi8(_mm_min_epu8(from_tab, four), from_tab));
+        const __m128i name = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, slash), _mm_cmpeq_epi8(bytes, backslash)),
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, colon), _mm_cmpeq_epi8(bytes, tilde)));
+        const auto bits = [](int movemask) {
+            return static_cast<std::uint64_t>(static_cast<std::uint16_t>(movemask));
+        };
+        masks.spaces |= bits(_mm_movemask_epi8(space)) << (16 * part);
+        // movemask of the bytes themselves: their high bits, the non-ASCII bytes.
+        masks.names |= bits(_mm_movemask_epi8(name) | _mm_movemask_epi8(bytes)) << (16 * part);
+    }
+    return masks;
+}
+#else
+// 8 bytes a step in a general register, on any other CPU.
+BlockMasks masks_of(const char* block) {
+    BlockMasks masks;
+    for (int word = 0; word < 8; ++word) {
+        const std::uint64_t bytes = first_byte_low(block + 8 * word);
+        masks.spaces |= gathered(ascii::space_bytes(bytes)) << (8 * word);
+        masks.names |= gathered(name_bytes(bytes)) << (8 * word);
+    }
+    return masks;
+}
+#endif
+
+// Calls `visit(token, has_name_byte)` with each maximal run of non-whitespace bytes of `text`, in
+// order; `has_name_byte` says whether the token holds a name byte.
 template <class Visit> void for_each_token(std::string_view text, Visit&& visit) {
     const std::size_t size = text.size();
     bool inside = false; // in a token: the byte before the current one is not whitespace
     std::size_t start = 0;
+    std::size_t name_end = 0; // one past the last name byte of the blocks before this one, or 0
     for (std::size_t block = 0; block < size; block += 64) {
-        std::uint64_t spaces;
+        BlockMasks masks;
         if (block + 64 <= size) {
-            spaces = whitespace_mask(text.data() + block);
+            masks = masks_of(text.data() + block);
         } else {
             char tail[64]; // past the end reads as whitespace, which ends the last token
             std::memset(tail, ' ', sizeof tail);
             std::memcpy(tail, text.data() + block, size - block);
-            spaces = whitespace_mask(tail);
+            masks = masks_of(tail);
         }
         // An edge is a byte whose class (whitespace or not) differs from the one before it: a
         // token's first byte or the whitespace byte just past its end, alternately.
-        std::uint64_t edges = spaces ^ ((spaces << 1) | (inside ? 0u : 1u));
+        std::uint64_t edges = masks.spaces ^ ((masks.spaces << 1) | (inside ? 0u : 1u));
         while (edges != 0) {
-            const std::size_t at = block + static_cast<std::size_t>(std::countr_zero(edges));
+            const unsigned bit = static_cast<unsigned>(std::countr_zero(edges));
+            const std::size_t at = block + bit;
             edges &= edges - 1;
-            if (inside)
-                visit(text.substr(start, at - start));
-            else
+            if (inside) {
+                // The last name byte before the token's end, in this block or an earlier one.
+                const std::uint64_t before = masks.names & ((std::uint64_t{1} << bit) - 1);
+                const std::size_t last_end =
+                    before != 0 ? block + 64 - static_cast<std::size_t>(std::countl_zero(before))
+                                : name_end;
+                visit(text.substr(start, at - start), last_end > start);
+            } else {
                 start = at;
+            }
             inside = !inside;
         }
+        if (masks.names != 0)
+            name_end = block + 64 - static_cast<std::size_t>(std::countl_zero(masks.names));
     }
-    if (inside) visit(text.substr(start));
+    if (inside) visit(text.substr(start), name_end > start);
 }
 
 // A set of spellings, as views into text that outlives it: open addressing, each slot keeping its
@@ -235,6 +314,23 @@ bool is_path_shaped(std::string_view token) {
     return extension <= 10;
 }
 
+// A relative path that canonical() and the checks after it would leave as it is: no backslash, no
+// colon (so no drive and no URL), and every `/`-separated segment neither empty, `.`, `..` nor
+// `.temp`.
+bool is_plain_relative(std::string_view token) {
+    if (token.empty() || token.front() == '/') return false;
+    std::size_t segment = 0; // where the current segment starts
+    for (std::size_t at = 0; at <= token.size(); ++at) {
+        const char c = at < token.size() ? token[at] : '/';
+        if (c == '\\' || c == ':') return false;
+        if (c != '/') continue;
+        const std::string_view part = token.substr(segment, at - segment);
+        if (part.empty() || part == "." || part == ".." || part == ".temp") return false;
+        segment = at + 1;
+    }
+    return true;
+}
+
 // The one canonical spelling of a token already in Git Bash's spelling: absolute (a relative path
 // is taken against `root`, itself canonical), lexically normal.
 std::string canonical(std::string_view spelling, std::string_view root) {
@@ -258,19 +354,72 @@ bool is_under(std::string_view canonical_path, std::string_view root) {
 
 namespace {
 
+// The names directly under the root, kept as a filter: a plain name (a token with no name byte
+// and no wrapping) whose key is not held names no file under the root on any file system that
+// matches ASCII names exactly or case-insensitively. One listing of the root replaces a stat for
+// nearly every distinct word of the plan. The filter stands aside (holds everything) when the
+// root cannot be listed, holds more than `max_names` entries, or holds a name with a non-ASCII
+// character, which Unicode case folding could match from an ASCII spelling.
+class RootNames {
+public:
+    explicit RootNames(const std::string& root) {
+        namespace fs = boost::filesystem;
+        boost::system::error_code error;
+        fs::directory_iterator entry(fs::path(root), error);
+        std::size_t listed = 0;
+        for (; !error && entry != fs::directory_iterator(); entry.increment(error)) {
+            const fs::path filename = entry->path().filename();
+            const fs::path::string_type& name = filename.native();
+            if (name.empty() || ++listed > max_names) return;
+            std::string ascii;
+            for (const auto unit : name) {
+                if (static_cast<std::make_unsigned_t<fs::path::value_type>>(unit) >= 0x80) return;
+                ascii += static_cast<char>(unit);
+            }
+            keys_[key(ascii)] = true;
+        }
+        usable_ = !error;
+    }
+
+    // True when no entry of the root can be `name` (never empty).
+    bool excludes(std::string_view name) const { return usable_ && !keys_[key(name)]; }
+
+private:
+    static constexpr std::size_t max_names = 4096;
+
+    // The length (modulo 16) and the first and last bytes with ASCII case folded (and then cut
+    // to 6 bits): spellings that one file system may match share a key.
+    static std::size_t key(std::string_view name) {
+        const auto folded = [](char c) {
+            return static_cast<std::size_t>((static_cast<unsigned char>(c) | 0x20) & 0x3f);
+        };
+        return ((name.size() & 15) << 12) | (folded(name.front()) << 6) | folded(name.back());
+    }
+
+    std::bitset<std::size_t{1} << 16> keys_;
+    bool usable_ = false;
+};
+
 // The files a plan names, judged one distinct spelling at a time.
 class FileCount {
 public:
     FileCount(const std::string& root, const std::string& plan_path)
         // The root is absolute (the git top level or cwd); canonical() gives it the tokens'
         // spelling.
-        : root_(canonical(paths::git_bash_spelling(root), std::string())),
+        : root_names_(root), root_(canonical(paths::git_bash_spelling(root), std::string())),
           own_path_(canonical(paths::git_bash_spelling(plan_path), root_)) {}
 
     // A token of the plan: counted when it names a repository file not counted yet. Words and
     // paths repeat throughout a plan: each spelling is judged once, and each bare word is looked
     // up on disk once. Past the bound a spelling not yet held is judged again each time it comes
     // (a cost per byte, still linear) instead of growing the set.
+    // True for a plain name (a token with no name byte and no wrapping: most words of any plan)
+    // that no entry of the root can be: it names no file, with no hash and no lookup.
+    bool plainly_absent(std::string_view token, bool has_name_byte) const {
+        return !has_name_byte && !is_opener(token.front()) && !is_closer(token.back()) &&
+               root_names_.excludes(token);
+    }
+
     void take(std::string_view token) {
         token = strip_wrapping(token);
         if (!token.empty() && !judged_.seen(token)) judge(token);
@@ -282,11 +431,26 @@ public:
 
 private:
     void judge(std::string_view token) {
-        if (is_url(token)) return;
-        const std::string spelling = paths::git_bash_spelling(token);
-        const bool path_shaped = is_path_shaped(spelling);
-        std::string path = canonical(spelling, root_);
-        if (!is_under(path, root_) || paths::has_temp_segment(path) || path == own_path_) return;
+        bool path_shaped;
+        std::string path;
+        if (is_plain_relative(token) && root_ != "/") {
+            // The common case, a path such as `src/a.ts` already in its one spelling: the
+            // canonical form is the root and the token joined, below the root by construction.
+            if (root_has_temp_) return;
+            path_shaped = is_path_shaped(token);
+            path.reserve(root_.size() + 1 + token.size());
+            path += root_;
+            path += '/';
+            path += token;
+            if (path == own_path_) return;
+        } else {
+            if (is_url(token)) return;
+            const std::string spelling = paths::git_bash_spelling(token);
+            path_shaped = is_path_shaped(spelling);
+            path = canonical(spelling, root_);
+            if (!is_under(path, root_) || paths::has_temp_segment(path) || path == own_path_)
+                return;
+        }
         if (counted_.holds(path)) return;
         if (!path_shaped) {
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
@@ -298,7 +462,9 @@ private:
         counted_.add(files_.emplace_back(std::move(path)));
     }
 
+    const RootNames root_names_;
     const std::string root_;
+    const bool root_has_temp_ = paths::has_temp_segment(root_);
     const std::string own_path_;
     SpellingSet judged_{disk_lookup_limit};
     std::unordered_set<std::string> looked_up_;
@@ -312,7 +478,9 @@ private:
 std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
                                     const std::string& plan_path) {
     FileCount count(root, plan_path);
-    for_each_token(plan_text, [&count](std::string_view token) { count.take(token); });
+    for_each_token(plan_text, [&count](std::string_view token, bool has_name_byte) {
+        if (!count.plainly_absent(token, has_name_byte)) count.take(token);
+    });
     return std::move(count).files();
 }
 

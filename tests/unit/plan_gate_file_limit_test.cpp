@@ -1,12 +1,14 @@
 // plan_gate_file_limit_test.cpp: the plain plan file limit (docs/plan-gate.md, step 3): which
 // tokens count as repository files, their one canonical spelling, and the refusal past 8 files.
 #define BOOST_TEST_MODULE plan_gate_file_limit
+#include "common/files.hpp"
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/reasons.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <cstdio>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -353,16 +355,49 @@ BOOST_AUTO_TEST_CASE(at_most_100000_distinct_tokens_are_looked_up_on_disk,
                      *viber::testing::posix_only(
                          "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
     // A bare name counts only through a lookup; past the bound only path-shaped tokens count.
+    // Each word has the length and the first and last letters of `Makefile`, so no listing of the
+    // root can tell it from that file: every one of them is looked up.
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");
     repo.write("Dockerfile", "FROM x\n");
     std::string text = "Dockerfile\n";
-    for (std::size_t i = 1; i < viber::plan_gate::disk_lookup_limit; ++i)
-        text += "word" + std::to_string(i) + " ";
+    char word[16];
+    for (std::size_t i = 1; i < viber::plan_gate::disk_lookup_limit; ++i) {
+        std::snprintf(word, sizeof word, "m%06zue ", i);
+        text += word;
+    }
     text += "\nMakefile src/late.ts\n";
     const Files found = plan_files(text, repo.path(), repo.path() + "/.claude/plans/p.md");
     BOOST_TEST(found == (Files{repo.path() + "/Dockerfile", repo.path() + "/src/late.ts"}),
                boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(words_no_root_entry_can_be_take_no_lookup,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
+    // One listing of the root settles every plain word that no entry's length and end letters
+    // fit: 150,000 distinct such words spend none of the 100,000 lookups, and a bare name after
+    // them is still looked up and counted.
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    std::string text;
+    for (std::size_t i = 1; i <= 150000; ++i) text += "word" + std::to_string(i) + " ";
+    text += "\nMakefile\n";
+    const Files found = plan_files(text, repo.path(), repo.path() + "/.claude/plans/p.md");
+    BOOST_TEST(found == (Files{repo.path() + "/Makefile"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(a_name_counts_in_any_case_the_file_system_matches) {
+    // The listing is a filter, never the answer: a spelling that differs from an entry only in
+    // ASCII case passes it, and the lookup decides as the file system does (Linux: only the
+    // exact spelling; Windows and a default macOS volume: all three, each spelling once).
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    const bool folds_case = viber::is_regular_file(repo / "MAKEFILE");
+    const Files found =
+        plan_files("MAKEFILE makefile Makefile\n", repo.path(), repo.path() + "/p.md");
+    BOOST_TEST(found.size() == (folds_case ? 3u : 1u));
+    BOOST_TEST(found.back().ends_with("/Makefile"));
 }
 
 BOOST_AUTO_TEST_CASE(repeated_words_past_the_bound_are_judged_alike) {
