@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -456,7 +457,13 @@ RunResult CapturedRun::finish(Clock::time_point deadline, std::size_t max_output
     result.end = RunEnd::timed_out;
 
     // Read until the output ends or the child exits, whichever is first: a background job that
-    // keeps stdout open must not hold the hook. The short poll slices notice the exit.
+    // keeps stdout open must not hold the hook. On Linux a pidfd wakes the wait at the exit
+    // itself; elsewhere (or on a kernel before 5.3) short poll slices notice it.
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    const int exited = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+    const int exited = -1;
+#endif
     bool reaped = false;
     bool output_ended = false;
     char buffer[16 * 1024];
@@ -472,10 +479,11 @@ RunResult CapturedRun::finish(Clock::time_point deadline, std::size_t max_output
         // The first look happens even past the deadline: the caller may have worked until then.
         if (!first && Clock::now() >= deadline) break;
         // Once the output has ended poll only waits (a negative descriptor is ignored).
-        pollfd pfd{output_ended ? -1 : out, POLLIN, 0};
-        const int ready = ::poll(&pfd, 1, poll_ms(deadline, output_ended ? 2 : 20));
+        pollfd watched[2] = {{output_ended ? -1 : out, POLLIN, 0}, {exited, POLLIN, 0}};
+        const int slice = exited >= 0 ? 1000 : output_ended ? 2 : 20;
+        const int ready = ::poll(watched, 2, poll_ms(deadline, slice));
         if (ready < 0 && errno != EINTR) break;
-        if (ready > 0 && !output_ended) {
+        if (ready > 0 && !output_ended && watched[0].revents != 0) {
             const ssize_t got = ::read(out, buffer, sizeof buffer);
             if (got == 0)
                 output_ended = true;
@@ -502,6 +510,7 @@ RunResult CapturedRun::finish(Clock::time_point deadline, std::size_t max_output
         }
     }
     state_->finished = true;
+    if (exited >= 0) ::close(exited);
     ::close(out);
     end_process_tree(pid, reaped);
     return result;
