@@ -223,10 +223,18 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
     startup.hStdError = err_write;
     PROCESS_INFORMATION process{};
     const auto started = std::chrono::steady_clock::now();
-    const BOOL created =
-        ::CreateProcessW(widen(exe).c_str(), command_line.data(), nullptr, nullptr, TRUE,
-                         CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(),
-                         cwd.empty() ? nullptr : cwd.c_str(), &startup, &process);
+    // Under wine on a loaded machine CreateProcessW has been seen to fail once and work at once
+    // after: a few tries, a moment apart, before the test is told. A real refusal fails each time
+    // and is reported with its error code.
+    BOOL created = FALSE;
+    DWORD error = 0;
+    for (int attempt = 0; attempt < 4 && !created; ++attempt) {
+        if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200 * attempt));
+        created = ::CreateProcessW(widen(exe).c_str(), command_line.data(), nullptr, nullptr, TRUE,
+                                   CREATE_UNICODE_ENVIRONMENT | CREATE_NO_WINDOW, env.data(),
+                                   cwd.empty() ? nullptr : cwd.c_str(), &startup, &process);
+        if (!created) error = ::GetLastError();
+    }
     ::CloseHandle(in_read);
     ::CloseHandle(out_write);
     ::CloseHandle(err_write);
@@ -234,7 +242,8 @@ RunResult run_process(const std::string& exe, const RunOptions& options) {
         ::CloseHandle(in_write);
         ::CloseHandle(out_read);
         ::CloseHandle(err_read);
-        throw std::runtime_error("CreateProcessW failed for " + exe);
+        throw std::runtime_error("CreateProcessW failed for " + exe + " (error " +
+                                 std::to_string(error) + ")");
     }
     ::CloseHandle(process.hThread);
 
