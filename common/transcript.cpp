@@ -9,6 +9,7 @@
 // bytes) until the caller says which reviewer decides.
 #include "common/transcript.hpp"
 
+#include "common/cpu.hpp"
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/payload.hpp"
@@ -40,13 +41,6 @@
 #define VIBER_X86_WIDE 1
 #else
 #define VIBER_X86_WIDE 0
-#endif
-// Where the wide kernels exist, glibc (2.33 on) tells which of them the CPU runs.
-#if VIBER_X86_WIDE && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
-#include <sys/platform/x86.h>
-#define VIBER_GLIBC_CPU_FEATURES 1
-#else
-#define VIBER_GLIBC_CPU_FEATURES 0
 #endif
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -305,24 +299,6 @@ __attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     return kernel_vector<Avx512, Mask>(data, from, to, sink);
 }
-#if VIBER_GLIBC_CPU_FEATURES
-// glibc has already asked the CPU (and the OS, for the register state) at start-up; libgcc's
-// __builtin_cpu_supports would ask again in a constructor, and under a hypervisor every cpuid
-// instruction is a trap that a short hook call notices.
-bool cpu_has_avx2() {
-    return CPU_FEATURE_ACTIVE(AVX2);
-}
-bool cpu_has_avx512bw() {
-    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
-}
-#else
-bool cpu_has_avx2() {
-    return __builtin_cpu_supports("avx2");
-}
-bool cpu_has_avx512bw() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-}
-#endif
 #endif
 #endif
 
@@ -1805,13 +1781,13 @@ bool kernel_supported(Kernel kernel) {
         return VIBER_AARCH64 != 0;
     case Kernel::avx2:
 #if VIBER_X86_WIDE
-        return cpu_has_avx2();
+        return cpu::has_avx2();
 #else
         return false;
 #endif
     case Kernel::avx512:
 #if VIBER_X86_WIDE
-        return cpu_has_avx512bw();
+        return cpu::has_avx512bw();
 #else
         return false;
 #endif

@@ -7,10 +7,12 @@
 #include "plan-gate/file_limit.hpp"
 
 #include "common/ascii.hpp"
+#include "common/cpu.hpp"
 #include "common/files.hpp"
 #include "common/paths.hpp"
 #include "plan-gate/reasons.hpp"
 
+#include <array>
 #include <bit>
 #include <bitset>
 #include <boost/filesystem/directory.hpp>
@@ -27,6 +29,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+// x86-64 CPUs with AVX2 (chosen at run time) classify a block's bytes with table lookups.
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define VIBER_FILE_LIMIT_AVX2 1
+#else
+#define VIBER_FILE_LIMIT_AVX2 0
+#endif
 
 namespace viber::plan_gate {
 
@@ -39,11 +48,12 @@ constexpr std::size_t listed_files = 40;
 constexpr std::size_t listed_characters = 6000;
 
 // The plan splits into tokens at whitespace (ascii::is_space) 64 bytes at a time: a mask of the
-// block's whitespace bytes (SSE2 compares on x86-64, else 8 bytes at a time with
-// ascii::space_bytes) gives every token edge by counting zeros. A branch on each byte would
-// mispredict at every edge, two or three times a word. A second mask marks the bytes after which a
-// token may be a path or an unusual name (below, "name bytes"), so that most prose words are
-// settled with no look at their bytes at all.
+// block's whitespace bytes gives every token edge with no branch on a byte, which would
+// mispredict at every edge, two or three times a word. Further masks mark the bytes that make a
+// token more than a plain word (below, "name bytes") and what a token's first and last bytes say
+// (ByteClasses), so that most prose words are passed over with no look at their bytes at all.
+// The portable masks (masks_of) are SSE2 compares on x86-64, else 8 bytes at a time with
+// ascii::space_bytes.
 
 #if !defined(__SSE2__)
 // The 8 high bits of `highs` as the low 8 bits, the first byte's as bit 0.
@@ -126,46 +136,214 @@ BlockMasks masks_of(const char* block) {
 }
 #endif
 
-// Calls `visit(token, has_name_byte)` with each maximal run of non-whitespace bytes of `text`, in
-// order; `has_name_byte` says whether the token holds a name byte.
-template <class Visit> void for_each_token(std::string_view text, Visit&& visit) {
+// What a byte tells about a token it opens or closes (bits of ByteClasses): whether it may open or
+// close a name of the root's listing (ASCII case folded, see RootNames), and whether it is
+// wrapping the token loses before it is judged (is_opener, is_closer).
+enum : std::uint8_t {
+    may_open_name = 1,
+    wraps_start = 2,
+    wraps_end = 4,
+    may_close_name = 8,
+};
+using ByteClasses = std::array<std::uint8_t, 256>;
+
+// x + y + carry_in as 64-bit words; returns the carry out.
+inline unsigned add_with_carry(std::uint64_t x, std::uint64_t y, unsigned carry_in,
+                               std::uint64_t& sum) {
+    const std::uint64_t partial = x + y;
+    sum = partial + carry_in;
+    return static_cast<unsigned>(partial < x) | static_cast<unsigned>(sum < partial);
+}
+
+// A block's tokens as its masks tell them (bit i: byte i of the block). A token's first byte is
+// a start; the whitespace byte just past it, its end.
+struct BlockTokens {
+    std::uint64_t starts = 0;
+    std::uint64_t visits = 0; // the ends of the tokens to judge
+    std::uint64_t marked = 0; // ... of those that may hold a name byte or open with wrapping
+};
+
+// What one block hands the next.
+struct Carries {
+    std::uint64_t word_before = 0; // 1 when the byte before the block is not whitespace
+    unsigned first = 0;            // the carries out of the two additions below
+    unsigned marked = 0;
+    std::uint64_t class_before = 0; // the ByteClasses bits of the byte before the block
+};
+
+// The tokens to judge, from a block's masks: `word` (bytes not whitespace), `starts`, `ends`,
+// `first_may_open` (starts whose byte may open a name), `marks` (name bytes, and starts that
+// open with wrapping), and for each end, the byte before it: `closes_before` (it may close a
+// name) and `wraps_before` (it is wrapping). A token is judged when it holds a mark, when its
+// last byte is wrapping, or when its first byte may open a name and its last may close one;
+// every other token is a plain name that RootNames::excludes.
+//
+// Adding a token's bits and any bits marked inside it carries out of the token into its end, so
+// one addition a block carries a mark at the start or inside each token to the token's end,
+// across block edges through the carry.
+inline BlockTokens tokens_of(std::uint64_t word, std::uint64_t starts, std::uint64_t ends,
+                             std::uint64_t first_may_open, std::uint64_t marks,
+                             std::uint64_t closes_before, std::uint64_t wraps_before,
+                             Carries& carries) {
+    std::uint64_t sum;
+    carries.first = add_with_carry(word, first_may_open, carries.first, sum);
+    const std::uint64_t opened_ends = sum & ~word;
+    carries.marked = add_with_carry(word, marks, carries.marked, sum);
+    const std::uint64_t marked_ends = sum & ~word;
+    const std::uint64_t visits =
+        marked_ends | (ends & (wraps_before | (closes_before & opened_ends)));
+    return {starts, visits, marked_ends};
+}
+
+// The portable classifier: masks_of, then a table lookup for each token's first and last byte.
+struct PortableClassifier {
+    const ByteClasses& classes;
+
+    BlockTokens operator()(const char* block, Carries& carries) const {
+        const BlockMasks masks = masks_of(block);
+        const std::uint64_t word = ~masks.spaces;
+        const std::uint64_t after_word = (word << 1) | carries.word_before;
+        const std::uint64_t starts = word & ~after_word;
+        const std::uint64_t ends = ~word & after_word;
+        const auto class_at = [&](unsigned at) -> std::uint64_t {
+            return classes[static_cast<unsigned char>(block[at])];
+        };
+        std::uint64_t first_may_open = 0;
+        std::uint64_t marks = masks.names;
+        for (std::uint64_t left = starts; left != 0; left &= left - 1) {
+            const unsigned bit = static_cast<unsigned>(std::countr_zero(left));
+            const std::uint64_t cls = class_at(bit);
+            first_may_open |= (cls & may_open_name) << bit;
+            marks |= ((cls & wraps_start) >> 1) << bit;
+        }
+        std::uint64_t closes_before = 0;
+        std::uint64_t wraps_before = 0;
+        for (std::uint64_t left = ends; left != 0; left &= left - 1) {
+            const unsigned bit = static_cast<unsigned>(std::countr_zero(left));
+            const std::uint64_t cls = bit == 0 ? carries.class_before : class_at(bit - 1);
+            closes_before |= ((cls & may_close_name) >> 3) << bit;
+            wraps_before |= ((cls & wraps_end) >> 2) << bit;
+        }
+        carries.class_before = class_at(63);
+        carries.word_before = word >> 63;
+        return tokens_of(word, starts, ends, first_may_open, marks, closes_before, wraps_before,
+                         carries);
+    }
+};
+
+#if VIBER_FILE_LIMIT_AVX2
+bool has_name_byte(std::string_view token);
+
+// The AVX2 classifier: every byte's classes by table lookups on its two nibbles, 32 bytes a step,
+// with no look at single bytes. For an ASCII byte with high nibble h and low nibble l, class k
+// holds when bit h of low[k][l] is set (high[h] is 1 << h; 0 for a non-ASCII byte, which is a
+// name byte and marks its token anyway). Each table is stored twice over, one copy per 128-bit
+// lane.
+struct NibbleTables {
+    using Table = std::array<std::uint8_t, 32>;
+    // may open a name, wraps a start, wraps an end, may close a name, whitespace, name byte
+    std::array<Table, 6> low{};
+    Table high{};
+
+    explicit NibbleTables(const ByteClasses& classes) {
+        for (unsigned h = 0; h < 8; ++h)
+            high[h] = high[h + 16] = static_cast<std::uint8_t>(1u << h);
+        for (unsigned c = 0; c < 0x80; ++c) {
+            const auto bit = static_cast<std::uint8_t>(1u << (c >> 4));
+            const std::uint8_t cls = classes[c];
+            const char ch = static_cast<char>(c);
+            const bool in[6] = {
+                (cls & may_open_name) != 0, (cls & wraps_start) != 0,
+                (cls & wraps_end) != 0,     (cls & may_close_name) != 0,
+                ascii::is_space(ch),        has_name_byte(std::string_view(&ch, 1))};
+            for (std::size_t k = 0; k < low.size(); ++k) {
+                if (!in[k]) continue;
+                low[k][c & 15] |= bit;
+                low[k][(c & 15) + 16] |= bit;
+            }
+        }
+    }
+};
+
+struct Avx2Classifier {
+    const NibbleTables& tables;
+
+    __attribute__((target("avx2"))) BlockTokens operator()(const char* block,
+                                                           Carries& carries) const {
+        const __m256i nibble = _mm256_set1_epi8(0x0f);
+        const __m256i zero = _mm256_setzero_si256();
+        const __m256i high =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tables.high.data()));
+        std::uint64_t masks[6] = {};
+        std::uint64_t non_ascii = 0;
+        for (int half = 0; half < 2; ++half) {
+            const __m256i bytes =
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
+            const __m256i low_nibbles = _mm256_and_si256(bytes, nibble);
+            const __m256i high_bits =
+                _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble));
+            for (std::size_t k = 0; k < 6; ++k) {
+                const __m256i low =
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tables.low[k].data()));
+                const __m256i hits =
+                    _mm256_and_si256(_mm256_shuffle_epi8(low, low_nibbles), high_bits);
+                const auto none =
+                    static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hits, zero)));
+                masks[k] |= static_cast<std::uint64_t>(~none) << (32 * half);
+            }
+            non_ascii |=
+                static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(bytes)))
+                << (32 * half);
+        }
+        const std::uint64_t word = ~masks[4];
+        const std::uint64_t after_word = (word << 1) | carries.word_before;
+        const std::uint64_t starts = word & ~after_word;
+        const std::uint64_t ends = ~word & after_word;
+        const std::uint64_t before = carries.class_before;
+        const std::uint64_t closes_before =
+            ends & ((masks[3] << 1) | ((before & may_close_name) >> 3));
+        const std::uint64_t wraps_before = ends & ((masks[2] << 1) | ((before & wraps_end) >> 2));
+        carries.class_before = ((masks[3] >> 63) << 3) | ((masks[2] >> 63) << 2);
+        carries.word_before = word >> 63;
+        return tokens_of(word, starts, ends, starts & masks[0],
+                         masks[5] | non_ascii | (starts & masks[1]), closes_before, wraps_before,
+                         carries);
+    }
+};
+#endif
+
+// Calls `visit(token, marked)` with, in order, every maximal run of non-whitespace bytes of
+// `text` that tokens_of says to judge (`marked`: it may hold a name byte or open with wrapping).
+// `classify` turns each 64-byte block into its BlockTokens.
+template <class Classify, class Visit>
+void for_each_suspect(std::string_view text, const Classify& classify, Visit&& visit) {
+    const char* const data = text.data();
     const std::size_t size = text.size();
-    bool inside = false; // in a token: the byte before the current one is not whitespace
-    std::size_t start = 0;
-    std::size_t name_end = 0; // one past the last name byte of the blocks before this one, or 0
-    for (std::size_t block = 0; block < size; block += 64) {
-        BlockMasks masks;
+    Carries carries;
+    std::size_t open_start = 0; // where the token that runs into this block starts
+    // The last block is padding when the text fills whole blocks, so every token has its end.
+    for (std::size_t block = 0; block <= size; block += 64) {
+        BlockTokens tokens;
         if (block + 64 <= size) {
-            masks = masks_of(text.data() + block);
+            tokens = classify(data + block, carries);
         } else {
             char tail[64]; // past the end reads as whitespace, which ends the last token
             std::memset(tail, ' ', sizeof tail);
-            std::memcpy(tail, text.data() + block, size - block);
-            masks = masks_of(tail);
+            std::memcpy(tail, data + block, size - block);
+            tokens = classify(tail, carries);
         }
-        // An edge is a byte whose class (whitespace or not) differs from the one before it: a
-        // token's first byte or the whitespace byte just past its end, alternately.
-        std::uint64_t edges = masks.spaces ^ ((masks.spaces << 1) | (inside ? 0u : 1u));
-        while (edges != 0) {
-            const unsigned bit = static_cast<unsigned>(std::countr_zero(edges));
-            const std::size_t at = block + bit;
-            edges &= edges - 1;
-            if (inside) {
-                // The last name byte before the token's end, in this block or an earlier one.
-                const std::uint64_t before = masks.names & ((std::uint64_t{1} << bit) - 1);
-                const std::size_t last_end =
-                    before != 0 ? block + 64 - static_cast<std::size_t>(std::countl_zero(before))
-                                : name_end;
-                visit(text.substr(start, at - start), last_end > start);
-            } else {
-                start = at;
-            }
-            inside = !inside;
+        for (std::uint64_t left = tokens.visits; left != 0; left &= left - 1) {
+            const unsigned bit = static_cast<unsigned>(std::countr_zero(left));
+            const std::uint64_t starts_before = tokens.starts & ((std::uint64_t{1} << bit) - 1);
+            const std::size_t start =
+                starts_before != 0
+                    ? block + 63 - static_cast<std::size_t>(std::countl_zero(starts_before))
+                    : open_start;
+            visit(text.substr(start, block + bit - start), ((tokens.marked >> bit) & 1) != 0);
         }
-        if (masks.names != 0)
-            name_end = block + 64 - static_cast<std::size_t>(std::countl_zero(masks.names));
+        if (tokens.starts != 0)
+            open_start = block + 63 - static_cast<std::size_t>(std::countl_zero(tokens.starts));
     }
-    if (inside) visit(text.substr(start), name_end > start);
 }
 
 // A set of spellings, as views into text that outlives it: open addressing, each slot keeping its
@@ -174,8 +352,10 @@ template <class Visit> void for_each_token(std::string_view text, Visit&& visit)
 // and one probe.
 class SpellingSet {
 public:
-    // Holds at most `bound` spellings.
-    explicit SpellingSet(std::size_t bound) : bound_(bound), slots_(std::size_t{1} << bits_) {}
+    // Holds at most `bound` spellings; room for about `expected` of them before it first grows.
+    SpellingSet(std::size_t bound, std::size_t expected)
+        : bound_(bound), bits_(bits_for(std::min(bound, expected))),
+          slots_(std::size_t{1} << bits_) {}
 
     // True when `spelling` (never empty) is held; else adds it, while fewer than the bound are
     // held, and returns false.
@@ -264,9 +444,16 @@ private:
         }
     }
 
+    // Slots for `spellings` at most half full: 2^10 at least, 2^20 at most (past that it grows).
+    static unsigned bits_for(std::size_t spellings) {
+        unsigned bits = 10;
+        while (bits < 20 && (std::size_t{1} << bits) < 2 * spellings) ++bits;
+        return bits;
+    }
+
     std::size_t bound_;
     std::size_t held_ = 0;
-    unsigned bits_ = 10;
+    unsigned bits_;
     std::vector<Slot> slots_;
     std::size_t mask_ = slots_.size() - 1;
 };
@@ -314,6 +501,17 @@ bool is_path_shaped(std::string_view token) {
     return extension <= 10;
 }
 
+// Whether `token` holds a name byte: either separator, a `:` (a drive, a URL, a Windows stream), a
+// `~` (a Windows short name) or any non-ASCII byte (a name that case folding or Unicode
+// normalization may match in another spelling). Without one it is a bare name.
+bool has_name_byte(std::string_view token) {
+    for (const char c : token) {
+        if (c == '/' || c == '\\' || c == ':' || c == '~' || static_cast<unsigned char>(c) >= 0x80)
+            return true;
+    }
+    return false;
+}
+
 // A relative path that canonical() and the checks after it would leave as it is: no backslash, no
 // colon (so no drive and no URL), and every `/`-separated segment neither empty, `.`, `..` nor
 // `.temp`.
@@ -354,12 +552,13 @@ bool is_under(std::string_view canonical_path, std::string_view root) {
 
 namespace {
 
-// The names directly under the root, kept as a filter: a plain name (a token with no name byte
-// and no wrapping) whose key is not held names no file under the root on any file system that
-// matches ASCII names exactly or case-insensitively. One listing of the root replaces a stat for
-// nearly every distinct word of the plan. The filter stands aside (holds everything) when the
-// root cannot be listed, holds more than `max_names` entries, or holds a name with a non-ASCII
-// character, which Unicode case folding could match from an ASCII spelling.
+// The names directly under the root, kept as a filter: a bare name (a token with no name byte
+// once its wrapping is stripped) whose key is not held names no file under the root on any file
+// system that matches ASCII names exactly or case-insensitively. One listing of the root
+// replaces a stat for nearly every distinct word of the plan. The filter stands aside (holds
+// everything) when the root cannot be listed, holds more than `max_names` entries, or holds a
+// name with a non-ASCII character, which Unicode case folding could match from an ASCII
+// spelling.
 class RootNames {
 public:
     explicit RootNames(const std::string& root) {
@@ -377,6 +576,8 @@ public:
                 ascii += static_cast<char>(unit);
             }
             keys_[key(ascii)] = true;
+            firsts_[folded(ascii.front())] = true;
+            lasts_[folded(ascii.back())] = true;
         }
         usable_ = !error;
     }
@@ -384,46 +585,75 @@ public:
     // True when no entry of the root can be `name` (never empty).
     bool excludes(std::string_view name) const { return usable_ && !keys_[key(name)]; }
 
+    // The class of each byte (for_each_suspect): whether it wraps a token, and whether an entry's
+    // name may open or close with it (every byte may when the filter stands aside).
+    ByteClasses classes() const {
+        ByteClasses table{};
+        for (std::size_t byte = 0; byte < table.size(); ++byte) {
+            const char c = static_cast<char>(byte);
+            std::uint8_t cls = 0;
+            if (!usable_ || firsts_[folded(c)]) cls |= may_open_name;
+            if (!usable_ || lasts_[folded(c)]) cls |= may_close_name;
+            if (is_opener(c)) cls |= wraps_start;
+            if (is_closer(c)) cls |= wraps_end;
+            table[byte] = cls;
+        }
+        return table;
+    }
+
 private:
     static constexpr std::size_t max_names = 4096;
 
-    // The length (modulo 16) and the first and last bytes with ASCII case folded (and then cut
-    // to 6 bits): spellings that one file system may match share a key.
+    // A byte with ASCII case folded and then cut to 6 bits: bytes that one file system may match
+    // fold alike.
+    static std::size_t folded(char c) {
+        return static_cast<std::size_t>((static_cast<unsigned char>(c) | 0x20) & 0x3f);
+    }
+
+    // The length (modulo 16) and the first and last bytes folded: spellings that one file system
+    // may match share a key.
     static std::size_t key(std::string_view name) {
-        const auto folded = [](char c) {
-            return static_cast<std::size_t>((static_cast<unsigned char>(c) | 0x20) & 0x3f);
-        };
         return ((name.size() & 15) << 12) | (folded(name.front()) << 6) | folded(name.back());
     }
 
     std::bitset<std::size_t{1} << 16> keys_;
+    std::bitset<64> firsts_; // the folded first bytes of the entries' names
+    std::bitset<64> lasts_;  // ... and their last bytes
     bool usable_ = false;
 };
 
 // The files a plan names, judged one distinct spelling at a time.
 class FileCount {
 public:
-    FileCount(const std::string& root, const std::string& plan_path)
+    // `plan_bytes` sizes the sets: a long plan holds more distinct spellings, about one in 400
+    // bytes in prose that names a path a line.
+    FileCount(const std::string& root, const std::string& plan_path, std::size_t plan_bytes)
         // The root is absolute (the git top level or cwd); canonical() gives it the tokens'
         // spelling.
         : root_names_(root), root_(canonical(paths::git_bash_spelling(root), std::string())),
-          own_path_(canonical(paths::git_bash_spelling(plan_path), root_)) {}
+          own_path_(canonical(paths::git_bash_spelling(plan_path), root_)),
+          judged_(disk_lookup_limit, plan_bytes / 400),
+          counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {}
 
-    // A token of the plan: counted when it names a repository file not counted yet. Words and
-    // paths repeat throughout a plan: each spelling is judged once, and each bare word is looked
-    // up on disk once. Past the bound a spelling not yet held is judged again each time it comes
-    // (a cost per byte, still linear) instead of growing the set.
-    // True for a plain name (a token with no name byte and no wrapping: most words of any plan)
-    // that no entry of the root can be: it names no file, with no hash and no lookup.
-    bool plainly_absent(std::string_view token, bool has_name_byte) const {
-        return !has_name_byte && !is_opener(token.front()) && !is_closer(token.back()) &&
-               root_names_.excludes(token);
-    }
-
-    void take(std::string_view token) {
+    // A token of the plan (for_each_suspect; `marked` when it may hold a name byte): counted
+    // when it names a repository file not counted yet. Words and paths repeat throughout a plan:
+    // each spelling is judged once, and each bare word is looked up on disk once. A bare name
+    // (a token with no name byte once its wrapping is stripped) that the root's listing
+    // excludes names no file, and takes no hash and no lookup. Past the bound a spelling not
+    // yet held is judged again each time it comes (a cost per byte, still linear) instead of
+    // growing the set.
+    void take(std::string_view token, bool marked) {
         token = strip_wrapping(token);
-        if (!token.empty() && !judged_.seen(token)) judge(token);
+        if (token.empty()) return;
+        if (settle_by_listing_ && !(marked && has_name_byte(token)) && root_names_.excludes(token))
+            return;
+        if (!judged_.seen(token)) judge(token);
     }
+
+    ByteClasses byte_classes() const { return root_names_.classes(); }
+
+    // Judges every token, bare names the listing excludes included (the test oracle).
+    void judge_every_token() { settle_by_listing_ = false; }
 
     std::vector<std::string> files() && {
         return {std::make_move_iterator(files_.begin()), std::make_move_iterator(files_.end())};
@@ -463,25 +693,59 @@ private:
     }
 
     const RootNames root_names_;
+    bool settle_by_listing_ = true;
     const std::string root_;
     const bool root_has_temp_ = paths::has_temp_segment(root_);
     const std::string own_path_;
-    SpellingSet judged_{disk_lookup_limit};
+    SpellingSet judged_;
     std::unordered_set<std::string> looked_up_;
     // The files counted, in first-seen order; a deque, so the set's views into them stay put.
     std::deque<std::string> files_;
-    SpellingSet counted_{std::numeric_limits<std::size_t>::max()};
+    SpellingSet counted_;
 };
 
 } // namespace
 
+namespace detail {
+
+bool classifier_supported(Classifier classifier) {
+    switch (classifier) {
+    case Classifier::portable:
+    case Classifier::best:
+    case Classifier::every_token:
+        return true;
+    case Classifier::avx2:
+        return VIBER_FILE_LIMIT_AVX2 != 0 && cpu::has_avx2();
+    }
+    return false;
+}
+
+std::vector<std::string> plan_files_with(Classifier classifier, std::string_view plan_text,
+                                         const std::string& root, const std::string& plan_path) {
+    FileCount count(root, plan_path, plan_text.size());
+    ByteClasses classes = count.byte_classes();
+    if (classifier == Classifier::every_token) {
+        count.judge_every_token();
+        for (std::uint8_t& cls : classes) cls |= may_open_name | may_close_name;
+    }
+    const auto take = [&count](std::string_view token, bool marked) { count.take(token, marked); };
+#if VIBER_FILE_LIMIT_AVX2
+    if ((classifier == Classifier::avx2 || classifier == Classifier::best) &&
+        classifier_supported(Classifier::avx2)) {
+        const NibbleTables tables(classes);
+        for_each_suspect(plan_text, Avx2Classifier{tables}, take);
+        return std::move(count).files();
+    }
+#endif
+    for_each_suspect(plan_text, PortableClassifier{classes}, take);
+    return std::move(count).files();
+}
+
+} // namespace detail
+
 std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
                                     const std::string& plan_path) {
-    FileCount count(root, plan_path);
-    for_each_token(plan_text, [&count](std::string_view token, bool has_name_byte) {
-        if (!count.plainly_absent(token, has_name_byte)) count.take(token);
-    });
-    return std::move(count).files();
+    return detail::plan_files_with(detail::Classifier::best, plan_text, root, plan_path);
 }
 
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,

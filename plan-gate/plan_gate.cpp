@@ -380,6 +380,18 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     const transcript::PlanWrite* write = armed_plan_write(input.scan);
     if (write == nullptr) return input;
 
+    // Outside a planner episode the plan is plain whatever it holds (docs/plan-gate.md, step 2),
+    // so config.sh starts before the plan is read: bash starts while the gate reads and counts.
+    // Within one, the plan's frontmatter decides, and config.sh starts only once the route says
+    // plain. One thread only: a fork beside a running thread is a hazard (an emulated child has
+    // been seen to spin after such a fork), and this way none is needed.
+    const bool switch_needed_first = !transcript::signal_owns_episode(input.scan);
+    std::optional<SwitchQuery> query;
+    const auto start_query = [&] {
+        if (!query && cwd && is_directory(*cwd)) query.emplace(*cwd);
+    };
+    if (switch_needed_first) start_query();
+
     Plan plan;
     plan.path = write->file_path;
     if (!is_regular_file(plan.path) && cwd) {
@@ -399,18 +411,16 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     const Route chosen = route(input.scan, plan);
     if (chosen == Route::plain) {
         input.plain_review_on = false;
-        if (cwd && is_directory(*cwd)) {
-            // config.sh is started first and the files are counted while bash starts, which is
-            // most of what a plain plan costs; the count is needed only when the switch is on.
-            // One thread only: a fork beside a running thread is a hazard (an emulated child has
-            // been seen to spin after such a fork), and this way none is needed.
-            SwitchQuery query(*cwd);
+        start_query();
+        if (query) {
+            // The files are counted while bash starts, which is most of what a plain plan costs;
+            // the count is needed only when the switch is on.
             std::vector<std::string> counted;
             if (plan.text) {
                 const std::string root = git_top_level(*cwd).value_or(*cwd);
                 counted = plan_files(*plan.text, root, plan.path);
             }
-            const bool on = query.on();
+            const bool on = query->on();
             input.plain_review_on = on;
             if (on) input.counted_files = std::move(counted);
         }

@@ -9,7 +9,9 @@
 
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
+#include <iostream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -387,6 +389,50 @@ BOOST_AUTO_TEST_CASE(words_no_root_entry_can_be_take_no_lookup,
     BOOST_TEST(found == (Files{repo.path() + "/Makefile"}), boost::test_tools::per_element());
 }
 
+namespace {
+
+// A root holding `Makefile` and `others` more entries, and a plan of 150,000 distinct plain words
+// (no entry's length and end letters fit them) followed by a bare `Makefile`: the files it counts.
+Files makefile_after_150000_words(std::size_t others, std::string_view other_name_prefix) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    for (std::size_t i = 0; i < others; ++i)
+        repo.write(std::string(other_name_prefix) + std::to_string(i), "");
+    std::string text;
+    for (std::size_t i = 1; i <= 150000; ++i) text += "word" + std::to_string(i) + " ";
+    text += "\nMakefile\n";
+    Files found = plan_files(text, repo.path(), repo.path() + "/.claude/plans/p.md");
+    for (std::string& file : found) file = file.substr(repo.path().size());
+    return found;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(the_listing_settles_words_in_a_root_of_4096_entries,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
+    // 4,096 entries is the most the listing holds: the words take no lookup, Makefile counts.
+    BOOST_TEST(makefile_after_150000_words(4095, "e") == Files{"/Makefile"},
+               boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(the_listing_stands_aside_in_a_root_of_more_than_4096_entries,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
+    // One entry more and every word is looked up: the 100,000 lookups are spent before Makefile.
+    BOOST_TEST(makefile_after_150000_words(4096, "e").empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_listing_stands_aside_for_a_non_ascii_entry,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
+    // Unicode case folding could match an entry such as `\u0130nfo` from an ASCII spelling, so
+    // a root holding a non-ASCII name is not filtered: every word is looked up.
+    BOOST_TEST(makefile_after_150000_words(1, "\xc4\xb0nfo").empty());
+    BOOST_TEST(makefile_after_150000_words(1, "Info") == Files{"/Makefile"},
+               boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(a_name_counts_in_any_case_the_file_system_matches) {
     // The listing is a filter, never the answer: a spelling that differs from an entry only in
     // ASCII case passes it, and the lookup decides as the file system does (Linux: only the
@@ -418,4 +464,143 @@ BOOST_AUTO_TEST_CASE(the_listed_files_are_bounded_in_characters) {
     BOOST_TEST(reason->size() <= 10000u);
     BOOST_TEST(holds(*reason, "names 30 repository files"));
     BOOST_TEST(holds(*reason, "more)"));
+}
+
+// The byte classifiers (plan-gate/file_limit.hpp, detail): each one that runs here gives the
+// answer of judging every token, on plans built to cross every 64-byte block edge.
+namespace {
+
+using viber::plan_gate::detail::Classifier;
+using viber::plan_gate::detail::classifier_supported;
+using viber::plan_gate::detail::plan_files_with;
+
+// Random plans from pieces that take every branch of the classes: bare names of the root
+// (in other cases too), words sharing an entry's length and end letters, wrapping on either
+// side, name bytes, non-ASCII bytes, paths, every whitespace byte, long tokens.
+std::string random_plan(std::mt19937& rng, std::size_t size) {
+    static const std::vector<std::string> pieces = {
+        "Makefile",
+        "makefile",
+        "MAKEFILE",
+        "README.md",
+        "readme.md",
+        "Mxxxxxxe",
+        "Rabcdefgd",
+        "word",
+        "review.",
+        "(Makefile)",
+        "`Makefile`.",
+        "\"Makefile\",",
+        "[README.md]:",
+        "<Makefile>",
+        "src/a.ts",
+        "`src/a.ts`:",
+        "./src/a.ts",
+        "src\\a.ts",
+        "C:/r/x.ts",
+        "~/x.ts",
+        "caf\xc3\xa9",
+        "\xc3\x89"
+        "cole.md",
+        "|src/a.ts|",
+        "http://x.io/a.ts",
+        ".git",
+        ".claude",
+        "notes",
+        "n",
+        "e",
+        ".",
+        ":",
+        "((((",
+        "))))",
+        "Makefile:",
+        "src/",
+        "a/b/c.md",
+        std::string(70, 'x'),
+        "M" + std::string(100, 'q') + "e",
+        std::string(65, '/'),
+    };
+    static const std::string spaces = " \t\n\v\f\r";
+    std::uniform_int_distribution<std::size_t> pick(0, pieces.size() - 1);
+    std::uniform_int_distribution<std::size_t> pick_space(0, spaces.size() - 1);
+    std::uniform_int_distribution<int> run(1, 3);
+    std::string text;
+    if (rng() % 2 == 0) text += spaces[pick_space(rng)];
+    while (text.size() < size) {
+        text += pieces[pick(rng)];
+        if (rng() % 5 == 0) text += pieces[pick(rng)]; // two pieces as one token
+        for (int i = run(rng); i > 0; --i) text += spaces[pick_space(rng)];
+    }
+    if (rng() % 2 == 0) text += "Makefile"; // a token at the very end
+    return text;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(classifiers_available_here) {
+    BOOST_TEST(classifier_supported(Classifier::portable));
+    BOOST_TEST(classifier_supported(Classifier::best));
+    BOOST_TEST(classifier_supported(Classifier::every_token));
+#if defined(__x86_64__)
+    BOOST_TEST(classifier_supported(Classifier::avx2) ==
+               static_cast<bool>(__builtin_cpu_supports("avx2")));
+#else
+    BOOST_TEST(!classifier_supported(Classifier::avx2));
+#endif
+    // A classifier this CPU cannot run is tested as the portable one: say so, in the test log
+    // and on the console, rather than let its agreement checks pass as if it had run.
+    if (classifier_supported(Classifier::avx2)) {
+        BOOST_TEST_MESSAGE("file limit classifier avx2: run on this CPU");
+    } else {
+        BOOST_TEST_MESSAGE("file limit classifier avx2: NOT RUN, this CPU or this build lacks it "
+                           "(its checks ran the portable classifier instead)");
+        std::cout << "note: file limit classifier avx2 not run: this CPU or this build lacks it\n";
+    }
+}
+
+BOOST_AUTO_TEST_CASE(every_classifier_counts_what_judging_every_token_counts) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    repo.write("README.md", "# r\n");
+    repo.write("notes", "n\n");
+    repo.write("e", "e\n");
+    repo.write("src/a.ts", "a\n");
+    repo.mkdir(".git");
+    repo.mkdir(".claude");
+    const std::string plan_path = repo.path() + "/.claude/plans/p.md";
+    std::mt19937 rng(20261201);
+    std::size_t counted = 0;
+    for (int round = 0; round < 400; ++round) {
+        const std::string text = random_plan(rng, static_cast<std::size_t>(rng() % 700));
+        const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan_path);
+        counted += want.size();
+        for (const Classifier classifier :
+             {Classifier::portable, Classifier::avx2, Classifier::best}) {
+            const Files got = plan_files_with(classifier, text, repo.path(), plan_path);
+            BOOST_TEST(got == want, "classifier " << static_cast<int>(classifier) << ", plan:\n"
+                                                  << text);
+        }
+    }
+    BOOST_TEST(counted > 1000u); // the plans did name files, in number
+}
+
+BOOST_AUTO_TEST_CASE(a_name_counts_at_every_offset_from_a_block_edge) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    const std::string plan_path = repo.path() + "/.claude/plans/p.md";
+    for (const Classifier classifier :
+         {Classifier::portable, Classifier::avx2, Classifier::every_token}) {
+        for (std::size_t pad = 0; pad < 140; ++pad) {
+            for (const std::string& form : {std::string("Makefile"), std::string("(Makefile).")}) {
+                const std::string before = std::string(pad, 'w') + " " + form;
+                const std::string after =
+                    std::string(pad, ' ') + form + "\t" + std::string(pad % 64, 'w');
+                for (const std::string& text : {before, after}) {
+                    const Files got = plan_files_with(classifier, text, repo.path(), plan_path);
+                    BOOST_TEST(got.size() == 1u, "classifier " << static_cast<int>(classifier)
+                                                               << ", pad " << pad << ": " << text);
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,39 @@
+// cpu.cpp: the running CPU's vector extensions.
+#include "common/cpu.hpp"
+
+#if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define VIBER_GLIBC_CPU_FEATURES 1
+#else
+#define VIBER_GLIBC_CPU_FEATURES 0
+#endif
+
+namespace viber::cpu {
+
+#if VIBER_GLIBC_CPU_FEATURES
+// glibc (2.33 on) has already asked the CPU, and the OS for the register state, at start-up;
+// libgcc's __builtin_cpu_supports would ask again in a constructor, and under a hypervisor every
+// cpuid instruction is a trap that a short hook call notices.
+bool has_avx2() {
+    return CPU_FEATURE_ACTIVE(AVX2);
+}
+bool has_avx512bw() {
+    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
+}
+#elif defined(__x86_64__)
+bool has_avx2() {
+    return __builtin_cpu_supports("avx2");
+}
+bool has_avx512bw() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+#else
+bool has_avx2() {
+    return false;
+}
+bool has_avx512bw() {
+    return false;
+}
+#endif
+
+} // namespace viber::cpu
