@@ -9,6 +9,7 @@
 #include "common/ascii.hpp"
 #include "common/cpu.hpp"
 #include "common/files.hpp"
+#include "common/os.hpp"
 #include "common/paths.hpp"
 #include "plan-gate/reasons.hpp"
 
@@ -22,6 +23,7 @@
 #include <deque>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <unordered_set>
 #include <vector>
@@ -312,25 +314,35 @@ struct Avx2Classifier {
 };
 #endif
 
-// Calls `visit(token, marked)` with, in order, every maximal run of non-whitespace bytes of
-// `text` that tokens_of says to judge (`marked`: it may hold a name byte or open with wrapping).
-// `classify` turns each 64-byte block into its BlockTokens.
+// Where a scan of the plan stands between two pieces of it.
+struct ScanState {
+    Carries carries;
+    std::size_t open_start = 0; // where the token that runs into the next block starts
+    // Whether the byte before the next block is part of a token (which opens at open_start).
+    bool inside() const { return carries.word_before != 0; }
+};
+
+// Scans `text` from `at` a 64-byte block at a time and calls `visit(token, marked)` with, in
+// order, every maximal run of non-whitespace bytes that tokens_of says to judge (`marked`: it may
+// hold a name byte or open with wrapping). `classify` turns each block into its BlockTokens.
+// With `last`, the text ends here: a last partial block is scanned as if whitespace followed, and
+// so is one more block when the text fills whole blocks, so every token has its end. Else only
+// whole blocks are scanned and the rest waits for more text. Returns where the scan stopped.
 template <class Classify, class Visit>
-void for_each_suspect(std::string_view text, const Classify& classify, Visit&& visit) {
+std::size_t scan_blocks(std::string_view text, std::size_t at, bool last, const Classify& classify,
+                        ScanState& state, Visit&& visit) {
     const char* const data = text.data();
     const std::size_t size = text.size();
-    Carries carries;
-    std::size_t open_start = 0; // where the token that runs into this block starts
-    // The last block is padding when the text fills whole blocks, so every token has its end.
-    for (std::size_t block = 0; block <= size; block += 64) {
+    std::size_t block = at;
+    for (; last ? block <= size : block + 64 <= size; block += 64) {
         BlockTokens tokens;
         if (block + 64 <= size) {
-            tokens = classify(data + block, carries);
+            tokens = classify(data + block, state.carries);
         } else {
             char tail[64]; // past the end reads as whitespace, which ends the last token
             std::memset(tail, ' ', sizeof tail);
             std::memcpy(tail, data + block, size - block);
-            tokens = classify(tail, carries);
+            tokens = classify(tail, state.carries);
         }
         for (std::uint64_t left = tokens.visits; left != 0; left &= left - 1) {
             const unsigned bit = static_cast<unsigned>(std::countr_zero(left));
@@ -338,24 +350,98 @@ void for_each_suspect(std::string_view text, const Classify& classify, Visit&& v
             const std::size_t start =
                 starts_before != 0
                     ? block + 63 - static_cast<std::size_t>(std::countl_zero(starts_before))
-                    : open_start;
+                    : state.open_start;
             visit(text.substr(start, block + bit - start), ((tokens.marked >> bit) & 1) != 0);
         }
         if (tokens.starts != 0)
-            open_start = block + 63 - static_cast<std::size_t>(std::countl_zero(tokens.starts));
+            state.open_start =
+                block + 63 - static_cast<std::size_t>(std::countl_zero(tokens.starts));
     }
+    return block;
 }
 
-// A set of spellings, as views into text that outlives it: open addressing, each slot keeping its
-// spelling's hash so that a probe compares bytes only on a full hash match, and no allocation per
-// spelling. Prose repeats its words, so nearly every token of a long plan ends here after one hash
-// and one probe.
+// Where the plan's text comes from: a view of it whole, or its file read a piece at a time into
+// one buffer that keeps only the token still open at the end of a piece. A plan of any size is
+// then counted in a buffer about the size of one piece (more only for a longer token), and the
+// bytes are classified while the read has left them in the cache.
+class PlanText {
+public:
+    explicit PlanText(std::string_view whole) : whole_(whole) {}
+    explicit PlanText(os::File file) : file_(std::move(file)) {}
+
+    // Scans the whole text; false when the file could not be read or held more than `max_bytes`
+    // (what was visited before then is to be dropped).
+    template <class Classify, class Visit>
+    bool scan(const Classify& classify, Visit&& visit, std::size_t max_bytes) {
+        ScanState state;
+        if (!file_) {
+            scan_blocks(whole_, 0, true, classify, state, visit);
+            return true;
+        }
+        constexpr std::size_t piece = std::size_t{64} << 10;
+        std::vector<char> buffer(2 * piece);
+        std::size_t filled = 0; // bytes of the buffer that hold text
+        std::size_t at = 0;     // the first of them not scanned yet
+        std::uint64_t total = 0;
+        for (;;) {
+            if (buffer.size() - filled < piece) buffer.resize(2 * buffer.size());
+            const long got = file_.read_some(buffer.data() + filled, buffer.size() - filled);
+            if (got < 0) return false;
+            total += static_cast<std::uint64_t>(got);
+            if (total > max_bytes) return false;
+            filled += static_cast<std::size_t>(got);
+            const std::string_view text(buffer.data(), filled);
+            at = scan_blocks(text, at, got == 0, classify, state, visit);
+            if (got == 0) return true;
+            // Keep the bytes not scanned yet and the token still open before them.
+            const std::size_t keep = state.inside() ? std::min(state.open_start, at) : at;
+            std::memmove(buffer.data(), buffer.data() + keep, filled - keep);
+            filled -= keep;
+            at -= keep;
+            state.open_start -= std::min(state.open_start, keep);
+        }
+    }
+
+private:
+    std::string_view whole_;
+    os::File file_;
+};
+
+// Copies of spellings, kept in large blocks: one allocation for many short spellings.
+class SpellingArena {
+public:
+    std::string_view keep(std::string_view spelling) {
+        if (spelling.size() > left_) {
+            const std::size_t size = std::max(block_size, spelling.size());
+            blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
+            next_ = blocks_.back().get();
+            left_ = size;
+        }
+        std::memcpy(next_, spelling.data(), spelling.size());
+        const std::string_view kept(next_, spelling.size());
+        next_ += spelling.size();
+        left_ -= spelling.size();
+        return kept;
+    }
+
+private:
+    static constexpr std::size_t block_size = std::size_t{64} << 10;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* next_ = nullptr;
+    std::size_t left_ = 0;
+};
+
+// A set of spellings: open addressing, each slot keeping its spelling's hash so that a probe
+// compares bytes only on a full hash match, and no allocation per spelling. A spelling is held as
+// a view, into text that outlives the set or, with an arena, into the arena's copy of it. Prose
+// repeats its words, so nearly every token of a long plan ends here after one hash and one probe.
 class SpellingSet {
 public:
     // Holds at most `bound` spellings; room for about `expected` of them before it first grows.
-    SpellingSet(std::size_t bound, std::size_t expected)
-        : bound_(bound), bits_(bits_for(std::min(bound, expected))),
-          slots_(std::size_t{1} << bits_) {}
+    // With `arena`, each spelling added is copied there first.
+    SpellingSet(std::size_t bound, std::size_t expected, SpellingArena* arena = nullptr)
+        : bound_(bound), arena_(arena), bits_(bits_for(std::min(bound, expected))),
+          slots_(fresh_slots(std::size_t{1} << bits_)) {}
 
     // True when `spelling` (never empty) is held; else adds it, while fewer than the bound are
     // held, and returns false.
@@ -365,7 +451,7 @@ public:
             Slot& slot = slots_[i];
             if (slot.text.empty()) {
                 if (held_ >= bound_) return false;
-                slot = Slot{spelling, hash};
+                slot = Slot{arena_ != nullptr ? arena_->keep(spelling) : spelling, hash};
                 if (++held_ * 2 > mask_) grow();
                 return false;
             }
@@ -433,7 +519,7 @@ private:
     }
 
     void grow() {
-        std::vector<Slot> old(std::size_t{1} << ++bits_);
+        std::vector<Slot> old = fresh_slots(std::size_t{1} << ++bits_);
         old.swap(slots_);
         mask_ = slots_.size() - 1;
         for (const Slot& slot : old) {
@@ -444,6 +530,17 @@ private:
         }
     }
 
+    // `count` empty slots, their memory taken in one call where the OS allows (os::expect_writes)
+    // rather than a page fault for each 4 KiB as they are cleared.
+    static std::vector<Slot> fresh_slots(std::size_t count) {
+        std::vector<Slot> slots;
+        slots.reserve(count);
+        os::expect_writes(reinterpret_cast<char*>(slots.data()), count * sizeof(Slot),
+                          slots.capacity() * sizeof(Slot));
+        slots.resize(count);
+        return slots;
+    }
+
     // Slots for `spellings` at most half full: 2^10 at least, 2^20 at most (past that it grows).
     static unsigned bits_for(std::size_t spellings) {
         unsigned bits = 10;
@@ -452,6 +549,7 @@ private:
     }
 
     std::size_t bound_;
+    SpellingArena* arena_;
     std::size_t held_ = 0;
     unsigned bits_;
     std::vector<Slot> slots_;
@@ -632,7 +730,7 @@ public:
         // spelling.
         : root_names_(root), root_(canonical(paths::git_bash_spelling(root), std::string())),
           own_path_(canonical(paths::git_bash_spelling(plan_path), root_)),
-          judged_(disk_lookup_limit, plan_bytes / 400),
+          judged_(disk_lookup_limit, plan_bytes / 400, &judged_spellings_),
           counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {}
 
     // A token of the plan (for_each_suspect; `marked` when it may hold a name byte): counted
@@ -697,6 +795,8 @@ private:
     const std::string root_;
     const bool root_has_temp_ = paths::has_temp_segment(root_);
     const std::string own_path_;
+    // The tokens judged: copies, since a plan read a piece at a time does not keep its text.
+    SpellingArena judged_spellings_;
     SpellingSet judged_;
     std::unordered_set<std::string> looked_up_;
     // The files counted, in first-seen order; a deque, so the set's views into them stay put.
@@ -720,25 +820,51 @@ bool classifier_supported(Classifier classifier) {
     return false;
 }
 
-std::vector<std::string> plan_files_with(Classifier classifier, std::string_view plan_text,
-                                         const std::string& root, const std::string& plan_path) {
-    FileCount count(root, plan_path, plan_text.size());
+namespace {
+
+// The files `text` names, with a chosen classifier; nullopt when its file cannot be read whole.
+std::optional<std::vector<std::string>> count_files(Classifier classifier, PlanText& text,
+                                                    std::size_t plan_bytes, const std::string& root,
+                                                    const std::string& plan_path) {
+    FileCount count(root, plan_path, plan_bytes);
     ByteClasses classes = count.byte_classes();
     if (classifier == Classifier::every_token) {
         count.judge_every_token();
         for (std::uint8_t& cls : classes) cls |= may_open_name | may_close_name;
     }
     const auto take = [&count](std::string_view token, bool marked) { count.take(token, marked); };
+    bool read = false;
 #if VIBER_FILE_LIMIT_AVX2
     if ((classifier == Classifier::avx2 || classifier == Classifier::best) &&
         classifier_supported(Classifier::avx2)) {
         const NibbleTables tables(classes);
-        for_each_suspect(plan_text, Avx2Classifier{tables}, take);
-        return std::move(count).files();
-    }
+        read = text.scan(Avx2Classifier{tables}, take, plan_read_limit);
+    } else
 #endif
-    for_each_suspect(plan_text, PortableClassifier{classes}, take);
+    {
+        read = text.scan(PortableClassifier{classes}, take, plan_read_limit);
+    }
+    if (!read) return std::nullopt;
     return std::move(count).files();
+}
+
+} // namespace
+
+std::vector<std::string> plan_files_with(Classifier classifier, std::string_view plan_text,
+                                         const std::string& root, const std::string& plan_path) {
+    PlanText text(plan_text);
+    return count_files(classifier, text, plan_text.size(), root, plan_path)
+        .value_or(std::vector<std::string>());
+}
+
+std::optional<std::vector<std::string>>
+plan_file_files_with(Classifier classifier, const std::string& plan_path, const std::string& root) {
+    os::File file = os::File::open_regular(plan_path);
+    if (!file) return std::nullopt;
+    const std::uint64_t size = file.size().value_or(0);
+    if (size > plan_read_limit) return std::nullopt; // already past the bound: nothing to read
+    PlanText text(std::move(file));
+    return count_files(classifier, text, static_cast<std::size_t>(size), root, plan_path);
 }
 
 } // namespace detail
@@ -746,6 +872,11 @@ std::vector<std::string> plan_files_with(Classifier classifier, std::string_view
 std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
                                     const std::string& plan_path) {
     return detail::plan_files_with(detail::Classifier::best, plan_text, root, plan_path);
+}
+
+std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_path,
+                                                        const std::string& root) {
+    return detail::plan_file_files_with(detail::Classifier::best, plan_path, root);
 }
 
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,

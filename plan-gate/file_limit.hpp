@@ -15,6 +15,9 @@ inline constexpr std::size_t plain_plan_file_limit = 8;
 // is path-shaped. The count stays linear in the plan whatever it holds.
 inline constexpr std::size_t disk_lookup_limit = 100000;
 
+// A plan file longer than this is not read (read_regular_file's bound): it counts nothing.
+inline constexpr std::size_t plan_read_limit = std::size_t{64} << 20;
+
 // The distinct repository files a plan names, in first-seen order, each in its canonical
 // spelling. `root` is the git top level of cwd, else cwd; `plan_path` is the plan's own path.
 // Each whitespace-split token loses leading backticks, quotes and opening brackets `( [ { <`,
@@ -35,11 +38,19 @@ namespace detail {
 enum class Classifier { portable, avx2, best, every_token };
 bool classifier_supported(Classifier classifier);
 
-// plan_files with a chosen classifier.
+// plan_files and plan_file_files with a chosen classifier.
 std::vector<std::string> plan_files_with(Classifier classifier, std::string_view plan_text,
                                          const std::string& root, const std::string& plan_path);
+std::optional<std::vector<std::string>>
+plan_file_files_with(Classifier classifier, const std::string& plan_path, const std::string& root);
 
 } // namespace detail
+
+// plan_files for the plan file at `plan_path`, read a piece at a time, never whole (a 2 MB plan
+// is counted in a buffer of about 128 KiB). nullopt when it is not a regular file, cannot be read
+// or holds more than `plan_read_limit` bytes: such a plan counts nothing.
+std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_path,
+                                                        const std::string& root);
 
 // nullopt when the plan names at most 8 files; else the deny reason (opens
 // "Next step: narrow the plan.").

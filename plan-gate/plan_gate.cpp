@@ -400,12 +400,16 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     }
     plan.name = std::string(plan_name(plan.path));
     plan.write_line = write->line;
-    plan.text = read_regular_file(plan.path);
+    // Outside a planner episode only the file count reads the plan, and it reads the file a piece
+    // at a time (plan_file_files): the plan is never held whole.
+    if (!switch_needed_first) plan.text = read_regular_file(plan.path);
     plan.mtime = mtime_seconds(plan.path);
     if (trace.on())
         trace.read("plan " + plan.path +
-                   (plan.text ? " (" + std::to_string(plan.text->size()) + " bytes)"
-                              : " (missing, not a regular file or unreadable)"));
+                   (switch_needed_first
+                        ? std::string(" (a plain plan: only the file count reads it)")
+                    : plan.text ? " (" + std::to_string(plan.text->size()) + " bytes)"
+                                : std::string(" (missing, not a regular file or unreadable)")));
     input.refs_dir = plugin_root() + "/references";
 
     const Route chosen = route(input.scan, plan);
@@ -415,11 +419,10 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
         if (query) {
             // The files are counted while bash starts, which is most of what a plain plan costs;
             // the count is needed only when the switch is on.
-            std::vector<std::string> counted;
-            if (plan.text) {
-                const std::string root = git_top_level(*cwd).value_or(*cwd);
-                counted = plan_files(*plan.text, root, plan.path);
-            }
+            const std::string root = git_top_level(*cwd).value_or(*cwd);
+            std::vector<std::string> counted =
+                plan.text ? plan_files(*plan.text, root, plan.path)
+                          : plan_file_files(plan.path, root).value_or(std::vector<std::string>());
             const bool on = query->on();
             input.plain_review_on = on;
             if (on) input.counted_files = std::move(counted);

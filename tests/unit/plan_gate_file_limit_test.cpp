@@ -9,8 +9,10 @@
 
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -472,6 +474,7 @@ namespace {
 
 using viber::plan_gate::detail::Classifier;
 using viber::plan_gate::detail::classifier_supported;
+using viber::plan_gate::detail::plan_file_files_with;
 using viber::plan_gate::detail::plan_files_with;
 
 // Random plans from pieces that take every branch of the classes: bare names of the root
@@ -603,4 +606,47 @@ BOOST_AUTO_TEST_CASE(a_name_counts_at_every_offset_from_a_block_edge) {
             }
         }
     }
+}
+
+// The plan file read a piece at a time (plan_file_files): the same count as the text whole.
+BOOST_AUTO_TEST_CASE(a_plan_file_counts_what_its_text_counts) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    repo.write("README.md", "# r\n");
+    repo.write("src/a.ts", "a\n");
+    std::mt19937 rng(1201);
+    for (int round = 0; round < 12; ++round) {
+        // Up to 300 KB: tokens cross the 64 KiB pieces at many offsets; a long token now and
+        // then outgrows the buffer.
+        std::string text = random_plan(rng, static_cast<std::size_t>(rng() % 300000));
+        if (round % 3 == 0)
+            text += " src/" + std::string(200000 + rng() % 1000, 'd') + ".ts Makefile";
+        const std::string plan =
+            repo.write(".claude/plans/p" + std::to_string(round) + ".md", text);
+        const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan);
+        for (const Classifier classifier :
+             {Classifier::portable, Classifier::avx2, Classifier::best}) {
+            const std::optional<Files> got = plan_file_files_with(classifier, plan, repo.path());
+            BOOST_TEST_REQUIRE(got.has_value());
+            BOOST_TEST(*got == want,
+                       "classifier " << static_cast<int>(classifier) << ", round " << round);
+        }
+        BOOST_TEST(want.size() >= (round % 3 == 0 ? 1u : 0u));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_plan_file_that_cannot_be_read_whole_counts_nothing) {
+    viber::testing::ScratchDir repo;
+    repo.write("Makefile", "all:\n");
+    BOOST_TEST(!viber::plan_gate::plan_file_files(repo / "missing.md", repo.path()).has_value());
+    repo.mkdir("dir.md");
+    BOOST_TEST(!viber::plan_gate::plan_file_files(repo / "dir.md", repo.path()).has_value());
+    // Past the read bound (a sparse file: nothing is written or read).
+    const std::string big = repo.write("big.md", "Makefile src/a.ts\n");
+    std::filesystem::resize_file(big, viber::plan_gate::plan_read_limit + 1);
+    BOOST_TEST(!viber::plan_gate::plan_file_files(big, repo.path()).has_value());
+    std::filesystem::resize_file(big, 18);
+    const std::optional<Files> small = viber::plan_gate::plan_file_files(big, repo.path());
+    BOOST_TEST_REQUIRE(small.has_value());
+    BOOST_TEST(small->size() == 2u);
 }
