@@ -1,6 +1,8 @@
 // cpu.cpp: the running CPU's vector extensions.
 #include "common/cpu.hpp"
 
+#include <cstdint> // defines __GLIBC__ where the C library is glibc, for the test below
+
 #if defined(__x86_64__) && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
 #define VIBER_GLIBC_CPU_FEATURES 1
