@@ -171,14 +171,22 @@ struct Carries {
     unsigned first = 0;            // the carries out of the two additions below
     unsigned marked = 0;
     std::uint64_t class_before = 0; // the ByteClasses bits of the byte before the block
+    // The block before's masks of wrapping ends, bytes that may close a name and word bytes (the
+    // AVX2 classifier's).
+    std::uint64_t wraps_end = 0;
+    std::uint64_t may_close = 0;
+    std::uint64_t word = 0;
 };
 
 // The tokens to judge, from a block's masks: `word` (bytes not whitespace), `starts`, `ends`,
 // `first_may_open` (starts whose byte may open a name), `marks` (name bytes, and starts that
 // open with wrapping), and for each end, the byte before it: `closes_before` (it may close a
-// name) and `wraps_before` (it is wrapping). A token is judged when it holds a mark, when its
-// last byte is wrapping, or when its first byte may open a name and its last may close one;
-// every other token is a plain name that RootNames::excludes.
+// name) and `wraps_before` (it is wrapping); and, where that byte is the token's only trailing
+// wrapping (`lone_wrap`: the byte before it is in the token and is no wrapping), whether the byte
+// before it may close a name (`closes_before_wrap`). A token is judged when it holds a mark, or
+// when its first byte may open a name and its last byte, with one trailing wrapping byte
+// stripped, may close one, or when it ends in more wrapping than that; every other token is a
+// bare name that RootNames::excludes once its wrapping is stripped.
 //
 // Adding a token's bits and any bits marked inside it carries out of the token into its end, so
 // one addition a block carries a mark at the start or inside each token to the token's end,
@@ -186,14 +194,17 @@ struct Carries {
 inline BlockTokens tokens_of(std::uint64_t word, std::uint64_t starts, std::uint64_t ends,
                              std::uint64_t first_may_open, std::uint64_t marks,
                              std::uint64_t closes_before, std::uint64_t wraps_before,
+                             std::uint64_t lone_wrap, std::uint64_t closes_before_wrap,
                              Carries& carries) {
     std::uint64_t sum;
     carries.first = add_with_carry(word, first_may_open, carries.first, sum);
     const std::uint64_t opened_ends = sum & ~word;
     carries.marked = add_with_carry(word, marks, carries.marked, sum);
     const std::uint64_t marked_ends = sum & ~word;
+    const std::uint64_t may_close =
+        (~wraps_before & closes_before) | (lone_wrap & closes_before_wrap);
     const std::uint64_t visits =
-        marked_ends | (ends & (wraps_before | (closes_before & opened_ends)));
+        marked_ends | (ends & ((wraps_before & ~lone_wrap) | (may_close & opened_ends)));
     return {starts, visits, marked_ends};
 }
 
@@ -228,8 +239,9 @@ struct PortableClassifier {
         }
         carries.class_before = class_at(63);
         carries.word_before = word >> 63;
-        return tokens_of(word, starts, ends, first_may_open, marks, closes_before, wraps_before,
-                         carries);
+        // Every token ending in wrapping is judged: no lone_wrap here.
+        return tokens_of(word, starts, ends, first_may_open, marks, closes_before, wraps_before, 0,
+                         0, carries);
     }
 };
 
@@ -301,15 +313,19 @@ struct Avx2Classifier {
         const std::uint64_t after_word = (word << 1) | carries.word_before;
         const std::uint64_t starts = word & ~after_word;
         const std::uint64_t ends = ~word & after_word;
-        const std::uint64_t before = carries.class_before;
-        const std::uint64_t closes_before =
-            ends & ((masks[3] << 1) | ((before & may_close_name) >> 3));
-        const std::uint64_t wraps_before = ends & ((masks[2] << 1) | ((before & wraps_end) >> 2));
-        carries.class_before = ((masks[3] >> 63) << 3) | ((masks[2] >> 63) << 2);
+        // Bit i of these: the class of byte i - 1 and of byte i - 2, from the block before too.
+        const std::uint64_t wraps1 = (masks[2] << 1) | (carries.wraps_end >> 63);
+        const std::uint64_t wraps2 = (masks[2] << 2) | (carries.wraps_end >> 62);
+        const std::uint64_t closes1 = (masks[3] << 1) | (carries.may_close >> 63);
+        const std::uint64_t closes2 = (masks[3] << 2) | (carries.may_close >> 62);
+        const std::uint64_t word2 = (word << 2) | (carries.word >> 62);
+        carries.wraps_end = masks[2];
+        carries.may_close = masks[3];
+        carries.word = word;
         carries.word_before = word >> 63;
         return tokens_of(word, starts, ends, starts & masks[0],
-                         masks[5] | non_ascii | (starts & masks[1]), closes_before, wraps_before,
-                         carries);
+                         masks[5] | non_ascii | (starts & masks[1]), ends & closes1, ends & wraps1,
+                         ends & wraps1 & ~wraps2 & word2, ends & closes2, carries);
     }
 };
 #endif
@@ -446,29 +462,34 @@ public:
     // True when `spelling` (never empty) is held; else adds it, while fewer than the bound are
     // held, and returns false.
     bool seen(std::string_view spelling) {
-        const std::uint64_t hash = hash_of(spelling);
-        for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
-            Slot& slot = slots_[i];
-            if (slot.text.empty()) {
-                if (held_ >= bound_) return false;
-                slot = Slot{arena_ != nullptr ? arena_->keep(spelling) : spelling, hash};
-                if (++held_ * 2 > mask_) grow();
-                return false;
-            }
-            if (slot.hash == hash && equal(slot.text, spelling)) return true;
-        }
+        const Probe probe = find(spelling);
+        if (probe.found) return true;
+        add_at(probe, spelling);
+        return false;
     }
 
-    // Adds `spelling` (never empty) while fewer than the bound are held.
-    void add(std::string_view spelling) { static_cast<void>(seen(spelling)); }
-
-    bool holds(std::string_view spelling) const {
+    // Where a spelling is held, or would be added: valid until the next addition.
+    struct Probe {
+        std::size_t slot;
+        std::uint64_t hash;
+        bool found;
+    };
+    Probe find(std::string_view spelling) const {
         const std::uint64_t hash = hash_of(spelling);
         for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
-            if (slot.text.empty()) return false;
-            if (slot.hash == hash && equal(slot.text, spelling)) return true;
+            if (slot.text.empty()) return {i, hash, false};
+            if (slot.hash == hash && equal(slot.text, spelling)) return {i, hash, true};
         }
+    }
+
+    // Adds `spelling` where find() said it was not held (nothing added since), while fewer than
+    // the bound are held. `spelling` may be another copy of the bytes find() was given.
+    void add_at(const Probe& probe, std::string_view spelling) {
+        if (held_ >= bound_) return;
+        slots_[probe.slot] =
+            Slot{arena_ != nullptr ? arena_->keep(spelling) : spelling, probe.hash};
+        if (++held_ * 2 > mask_) grow();
     }
 
 private:
@@ -559,17 +580,30 @@ private:
 // Wrapping a plan puts around a path: backticks, quotes, parentheses and brackets (round, square,
 // curly and the angle brackets of a markdown autolink). Pipes are never stripped, so a table cell
 // `|src/a.ts|` stays one token, as the original counter read it.
-bool is_opener(char c) {
+constexpr bool is_opener(char c) {
     return c == '`' || c == '"' || c == '\'' || c == '(' || c == '[' || c == '{' || c == '<';
 }
-bool is_closer(char c) {
+constexpr bool is_closer(char c) {
     return c == '`' || c == '"' || c == '\'' || c == ')' || c == ']' || c == '}' || c == '>' ||
            c == '.' || c == ',' || c == ';' || c == ':';
 }
 
+// Per byte: 1 when it opens wrapping, 2 when it closes it.
+constexpr std::array<std::uint8_t, 256> wrapping_bytes = [] {
+    std::array<std::uint8_t, 256> table{};
+    for (std::size_t byte = 0; byte < table.size(); ++byte) {
+        const char c = static_cast<char>(byte);
+        table[byte] = static_cast<std::uint8_t>((is_opener(c) ? 1 : 0) | (is_closer(c) ? 2 : 0));
+    }
+    return table;
+}();
+
 std::string_view strip_wrapping(std::string_view token) {
-    while (!token.empty() && is_opener(token.front())) token.remove_prefix(1);
-    while (!token.empty() && is_closer(token.back())) token.remove_suffix(1);
+    const auto wraps = [](char c, std::uint8_t side) {
+        return (wrapping_bytes[static_cast<unsigned char>(c)] & side) != 0;
+    };
+    while (!token.empty() && wraps(token.front(), 1)) token.remove_prefix(1);
+    while (!token.empty() && wraps(token.back(), 2)) token.remove_suffix(1);
     return token;
 }
 
@@ -779,7 +813,9 @@ private:
             if (!is_under(path, root_) || paths::has_temp_segment(path) || path == own_path_)
                 return;
         }
-        if (counted_.holds(path)) return;
+        // Counted files are all under the root: the set holds them by the part after it.
+        const SpellingSet::Probe probe = counted_.find(std::string_view(path).substr(under_root_));
+        if (probe.found) return;
         if (!path_shaped) {
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
             // words gets a bounded number of them (docs/plan-gate.md, "File limit").
@@ -787,7 +823,8 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        counted_.add(files_.emplace_back(std::move(path)));
+        counted_.add_at(probe,
+                        std::string_view(files_.emplace_back(std::move(path))).substr(under_root_));
     }
 
     const RootNames root_names_;
@@ -795,6 +832,8 @@ private:
     const std::string root_;
     const bool root_has_temp_ = paths::has_temp_segment(root_);
     const std::string own_path_;
+    // Where a path under the root starts its part below the root.
+    const std::size_t under_root_ = root_ == "/" ? 1 : root_.size() + 1;
     // The tokens judged: copies, since a plan read a piece at a time does not keep its text.
     SpellingArena judged_spellings_;
     SpellingSet judged_;
