@@ -31,11 +31,11 @@ std::vector<std::string> plan_files(std::string_view plan_text, const std::strin
 namespace detail {
 
 // How a 64-byte block of the plan is classified: `portable` (word masks and a table lookup per
-// token edge, on every CPU), `avx2` (nibble table lookups, x86-64 CPUs with AVX2), `best` (the
-// fastest this CPU runs), `every_token` (the portable one with no token settled by the root's
-// listing: every token judged, the answer the others must give). A classifier the CPU lacks
-// falls back to the portable one.
-enum class Classifier { portable, avx2, best, every_token };
+// token edge, on every CPU), `avx2` and `avx512` (nibble table lookups, x86-64 CPUs with AVX2,
+// or with AVX-512F and AVX-512BW), `best` (the fastest this CPU runs), `every_token` (the
+// portable one with no token settled by the root's listing: every token judged, the answer the
+// others must give). A classifier the CPU lacks falls back to the best one it has.
+enum class Classifier { portable, avx2, avx512, best, every_token };
 bool classifier_supported(Classifier classifier);
 
 // plan_files and plan_file_files with a chosen classifier.

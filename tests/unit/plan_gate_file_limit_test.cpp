@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -547,17 +548,26 @@ BOOST_AUTO_TEST_CASE(classifiers_available_here) {
 #if defined(__x86_64__)
     BOOST_TEST(classifier_supported(Classifier::avx2) ==
                static_cast<bool>(__builtin_cpu_supports("avx2")));
+    BOOST_TEST(classifier_supported(Classifier::avx512) ==
+               (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")));
 #else
     BOOST_TEST(!classifier_supported(Classifier::avx2));
+    BOOST_TEST(!classifier_supported(Classifier::avx512));
 #endif
-    // A classifier this CPU cannot run is tested as the portable one: say so, in the test log
+    // A classifier this CPU cannot run is tested as the best one it has: say so, in the test log
     // and on the console, rather than let its agreement checks pass as if it had run.
-    if (classifier_supported(Classifier::avx2)) {
-        BOOST_TEST_MESSAGE("file limit classifier avx2: run on this CPU");
-    } else {
-        BOOST_TEST_MESSAGE("file limit classifier avx2: NOT RUN, this CPU or this build lacks it "
-                           "(its checks ran the portable classifier instead)");
-        std::cout << "note: file limit classifier avx2 not run: this CPU or this build lacks it\n";
+    for (const auto& [classifier, name] :
+         {std::pair{Classifier::avx2, "avx2"}, std::pair{Classifier::avx512, "avx512"}}) {
+        if (classifier_supported(classifier)) {
+            BOOST_TEST_MESSAGE("file limit classifier " << name << ": run on this CPU");
+        } else {
+            BOOST_TEST_MESSAGE("file limit classifier "
+                               << name
+                               << ": NOT RUN, this CPU or this build lacks it (its checks ran the "
+                                  "best classifier it has instead)");
+            std::cout << "note: file limit classifier " << name
+                      << " not run: this CPU or this build lacks it\n";
+        }
     }
 }
 
@@ -578,7 +588,7 @@ BOOST_AUTO_TEST_CASE(every_classifier_counts_what_judging_every_token_counts) {
         const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan_path);
         counted += want.size();
         for (const Classifier classifier :
-             {Classifier::portable, Classifier::avx2, Classifier::best}) {
+             {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::best}) {
             const Files got = plan_files_with(classifier, text, repo.path(), plan_path);
             BOOST_TEST(got == want, "classifier " << static_cast<int>(classifier) << ", plan:\n"
                                                   << text);
@@ -592,7 +602,7 @@ BOOST_AUTO_TEST_CASE(a_name_counts_at_every_offset_from_a_block_edge) {
     repo.write("Makefile", "all:\n");
     const std::string plan_path = repo.path() + "/.claude/plans/p.md";
     for (const Classifier classifier :
-         {Classifier::portable, Classifier::avx2, Classifier::every_token}) {
+         {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::every_token}) {
         for (std::size_t pad = 0; pad < 140; ++pad) {
             for (const std::string& form : {std::string("Makefile"), std::string("(Makefile).")}) {
                 const std::string before = std::string(pad, 'w') + " " + form;
@@ -625,7 +635,7 @@ BOOST_AUTO_TEST_CASE(a_plan_file_counts_what_its_text_counts) {
             repo.write(".claude/plans/p" + std::to_string(round) + ".md", text);
         const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan);
         for (const Classifier classifier :
-             {Classifier::portable, Classifier::avx2, Classifier::best}) {
+             {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::best}) {
             const std::optional<Files> got = plan_file_files_with(classifier, plan, repo.path());
             BOOST_TEST_REQUIRE(got.has_value());
             BOOST_TEST(*got == want,
