@@ -4,7 +4,7 @@
 #include <cstdint> // defines __GLIBC__ where the C library is glibc, for the test below
 
 // glibc's header declares its answers as C `_Bool`, which GCC accepts in C++ and clang does not.
-#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__clang__) && \
+#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__clang__) &&                            \
     __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
 #define VIBER_GLIBC_CPU_FEATURES 1

@@ -187,8 +187,8 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
                 V::eq(V::load(at + (needles[k].second - needles[k].first)), second_byte[k]));
             any = V::either(any, match[k]);
         }
+        if (V::none(any)) continue;
         std::uint64_t events = V::bits(any);
-        if (events == 0) continue;
         if (to - block < width) events &= (std::uint64_t{1} << ((to - block) * per_byte)) - 1;
         const std::uint64_t newlines = V::bits(newline_lanes);
         std::uint64_t per_needle[detail::needle_count];
@@ -235,6 +235,7 @@ struct Sse2 {
     static Lanes eq(Bytes a, Bytes b) { return _mm_cmpeq_epi8(a, b); }
     static Lanes both(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
     static Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
+    static bool none(Lanes a) { return _mm_movemask_epi8(a) == 0; }
     static std::uint64_t bits(Lanes a) { return static_cast<std::uint32_t>(_mm_movemask_epi8(a)); }
 };
 
@@ -256,6 +257,7 @@ struct Avx2 {
     VIBER_AVX2 static Lanes eq(Bytes a, Bytes b) { return _mm256_cmpeq_epi8(a, b); }
     VIBER_AVX2 static Lanes both(Lanes a, Lanes b) { return _mm256_and_si256(a, b); }
     VIBER_AVX2 static Lanes either(Lanes a, Lanes b) { return _mm256_or_si256(a, b); }
+    VIBER_AVX2 static bool none(Lanes a) { return _mm256_testz_si256(a, a) != 0; }
     VIBER_AVX2 static std::uint64_t bits(Lanes a) {
         return static_cast<std::uint32_t>(_mm256_movemask_epi8(a));
     }
@@ -277,7 +279,9 @@ struct Avx512 {
     VIBER_AVX512 static Bytes load(const char* at) { return _mm512_loadu_si512(at); }
     VIBER_AVX512 static Lanes eq(Bytes a, Bytes b) { return _mm512_cmpeq_epi8_mask(a, b); }
     VIBER_AVX512 static Lanes both(Lanes a, Lanes b) { return a & b; }
-    VIBER_AVX512 static Lanes either(Lanes a, Lanes b) { return a | b; }
+    // Mask operations, so the test of a whole block stays in the mask registers.
+    VIBER_AVX512 static Lanes either(Lanes a, Lanes b) { return _kor_mask64(a, b); }
+    VIBER_AVX512 static bool none(Lanes a) { return _kortestz_mask64_u8(a, a) != 0; }
     VIBER_AVX512 static std::uint64_t bits(Lanes a) { return a; }
 };
 #undef VIBER_AVX512
@@ -321,6 +325,7 @@ struct Neon {
     static Lanes eq(Bytes a, Bytes b) { return vceqq_u8(a, b); }
     static Lanes both(Lanes a, Lanes b) { return vandq_u8(a, b); }
     static Lanes either(Lanes a, Lanes b) { return vorrq_u8(a, b); }
+    static bool none(Lanes a) { return vmaxvq_u8(a) == 0; }
     static std::uint64_t bits(Lanes a) {
         return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(a), 4)), 0);
     }
