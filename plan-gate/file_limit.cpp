@@ -31,12 +31,18 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-// x86-64 CPUs with AVX2 (chosen at run time) classify a block's bytes with table lookups.
+// x86-64 CPUs with AVX2 or AVX-512BW (chosen at run time) classify a block's bytes with table
+// lookups, in a GCC build: the classifier is one template over the vector width, compiled per
+// target through GCC's flatten, and clang refuses vector arguments between functions of different
+// targets (common/transcript.cpp keeps its wide kernels to GCC for the same reason). A clang build
+// classifies with the portable classifier, and the classifier test says so.
 #if defined(__x86_64__)
 #include <immintrin.h>
-#define VIBER_FILE_LIMIT_AVX2 1
+#endif
+#if defined(__x86_64__) && !defined(__clang__)
+#define VIBER_FILE_LIMIT_WIDE 1
 #else
-#define VIBER_FILE_LIMIT_AVX2 0
+#define VIBER_FILE_LIMIT_WIDE 0
 #endif
 
 namespace viber::plan_gate {
@@ -172,7 +178,7 @@ struct Carries {
     unsigned marked = 0;
     std::uint64_t class_before = 0; // the ByteClasses bits of the byte before the block
     // The block before's masks of wrapping ends, bytes that may close a name and word bytes (the
-    // AVX2 classifier's).
+    // vector classifiers').
     std::uint64_t wraps_end = 0;
     std::uint64_t may_close = 0;
     std::uint64_t word = 0;
@@ -245,14 +251,14 @@ struct PortableClassifier {
     }
 };
 
-#if VIBER_FILE_LIMIT_AVX2
+#if VIBER_FILE_LIMIT_WIDE
 bool has_name_byte(std::string_view token);
 
-// The AVX2 classifier: every byte's classes by table lookups on its two nibbles, 32 bytes a step,
-// with no look at single bytes. For an ASCII byte with high nibble h and low nibble l, class k
-// holds when bit h of low[k][l] is set (high[h] is 1 << h; 0 for a non-ASCII byte, which is a
-// name byte and marks its token anyway). Each table is stored twice over, one copy per 128-bit
-// lane.
+// The vector classifiers: every byte's classes by table lookups on its two nibbles, a whole
+// vector at a time, with no look at single bytes. For an ASCII byte with high nibble h and low
+// nibble l, class k holds when bit h of low[k][l] is set (high[h] is 1 << h; 0 for a non-ASCII
+// byte, which is a name byte and marks its token anyway). Each table is stored twice over, one
+// copy per 128-bit lane of an AVX2 vector.
 struct NibbleTables {
     using Table = std::array<std::uint8_t, 32>;
     // may open a name, wraps a start, wraps an end, may close a name, whitespace, name byte
@@ -302,62 +308,95 @@ inline BlockTokens tokens_of_classes(const std::uint64_t (&masks)[6], std::uint6
                      ends & wraps1 & ~wraps2 & word2, ends & closes2, carries);
 }
 
+// The vector operations the classifier needs, per width. Each carries its target; the
+// classifier's entry for a width is flattened, so the template and these are compiled into one
+// function for that target.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define VIBER_AVX2 __attribute__((target("avx2")))
+struct Avx2 {
+    using Bytes = __m256i;
+    static constexpr std::size_t width = 32;
+    VIBER_AVX2 static Bytes load(const char* at) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
+    }
+    VIBER_AVX2 static Bytes table(const NibbleTables::Table& t) {
+        return load(reinterpret_cast<const char*>(t.data()));
+    }
+    VIBER_AVX2 static Bytes low_nibbles(Bytes b) {
+        return _mm256_and_si256(b, _mm256_set1_epi8(0x0f));
+    }
+    VIBER_AVX2 static Bytes high_nibbles(Bytes b) { return low_nibbles(_mm256_srli_epi16(b, 4)); }
+    VIBER_AVX2 static Bytes lookup(Bytes table, Bytes nibbles) {
+        return _mm256_shuffle_epi8(table, nibbles);
+    }
+    // The bytes at which `a & b` is not zero.
+    VIBER_AVX2 static std::uint64_t meet(Bytes a, Bytes b) {
+        const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
+        return ~static_cast<std::uint32_t>(_mm256_movemask_epi8(none));
+    }
+    VIBER_AVX2 static std::uint64_t high_bits(Bytes b) {
+        return static_cast<std::uint32_t>(_mm256_movemask_epi8(b));
+    }
+};
+#undef VIBER_AVX2
+
+#define VIBER_AVX512 __attribute__((target("avx512f,avx512bw")))
+struct Avx512 {
+    using Bytes = __m512i;
+    static constexpr std::size_t width = 64;
+    VIBER_AVX512 static Bytes load(const char* at) { return _mm512_loadu_si512(at); }
+    // A 16-byte table in each 128-bit lane. The zero-masked broadcast: GCC 12 warns that the
+    // plain one reads an undefined vector.
+    VIBER_AVX512 static Bytes table(const NibbleTables::Table& t) {
+        return _mm512_maskz_broadcast_i32x4(
+            0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data())));
+    }
+    VIBER_AVX512 static Bytes low_nibbles(Bytes b) {
+        return _mm512_and_si512(b, _mm512_set1_epi8(0x0f));
+    }
+    VIBER_AVX512 static Bytes high_nibbles(Bytes b) { return low_nibbles(_mm512_srli_epi16(b, 4)); }
+    VIBER_AVX512 static Bytes lookup(Bytes table, Bytes nibbles) {
+        return _mm512_shuffle_epi8(table, nibbles);
+    }
+    VIBER_AVX512 static std::uint64_t meet(Bytes a, Bytes b) { return _mm512_test_epi8_mask(a, b); }
+    VIBER_AVX512 static std::uint64_t high_bits(Bytes b) { return _mm512_movepi8_mask(b); }
+};
+#undef VIBER_AVX512
+
+// The vector classifier, one template over the vector width.
+template <class V>
+inline BlockTokens classify_vector(const char* block, const NibbleTables& tables,
+                                   Carries& carries) {
+    const auto high = V::table(tables.high);
+    std::uint64_t masks[6] = {};
+    std::uint64_t non_ascii = 0;
+    for (std::size_t part = 0; part < 64 / V::width; ++part) {
+        const auto bytes = V::load(block + part * V::width);
+        const auto low_nibbles = V::low_nibbles(bytes);
+        const auto high_bits = V::lookup(high, V::high_nibbles(bytes));
+        for (std::size_t k = 0; k < 6; ++k)
+            masks[k] |= V::meet(V::lookup(V::table(tables.low[k]), low_nibbles), high_bits)
+                        << (part * V::width);
+        non_ascii |= V::high_bits(bytes) << (part * V::width);
+    }
+    return tokens_of_classes(masks, non_ascii, carries);
+}
+#pragma GCC diagnostic pop
+
 struct Avx2Classifier {
     const NibbleTables& tables;
-
-    __attribute__((target("avx2"))) BlockTokens operator()(const char* block,
-                                                           Carries& carries) const {
-        const __m256i nibble = _mm256_set1_epi8(0x0f);
-        const __m256i zero = _mm256_setzero_si256();
-        const __m256i high =
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tables.high.data()));
-        std::uint64_t masks[6] = {};
-        std::uint64_t non_ascii = 0;
-        for (int half = 0; half < 2; ++half) {
-            const __m256i bytes =
-                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32 * half));
-            const __m256i low_nibbles = _mm256_and_si256(bytes, nibble);
-            const __m256i high_bits =
-                _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(bytes, 4), nibble));
-            for (std::size_t k = 0; k < 6; ++k) {
-                const __m256i low =
-                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(tables.low[k].data()));
-                const __m256i hits =
-                    _mm256_and_si256(_mm256_shuffle_epi8(low, low_nibbles), high_bits);
-                const auto none =
-                    static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hits, zero)));
-                masks[k] |= static_cast<std::uint64_t>(~none) << (32 * half);
-            }
-            non_ascii |=
-                static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(bytes)))
-                << (32 * half);
-        }
-        return tokens_of_classes(masks, non_ascii, carries);
+    __attribute__((target("avx2"), flatten)) BlockTokens operator()(const char* block,
+                                                                    Carries& carries) const {
+        return classify_vector<Avx2>(block, tables, carries);
     }
 };
 
 struct Avx512Classifier {
     const NibbleTables& tables;
-
-    // A 16-byte table in each 128-bit lane.
-    __attribute__((target("avx512f,avx512bw"))) static __m512i table(const NibbleTables::Table& t) {
-        // The zero-masked form: GCC 12 warns that the plain one reads an undefined vector.
-        return _mm512_maskz_broadcast_i32x4(
-            0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data())));
-    }
-
-    __attribute__((target("avx512f,avx512bw"))) BlockTokens operator()(const char* block,
-                                                                       Carries& carries) const {
-        const __m512i nibble = _mm512_set1_epi8(0x0f);
-        const __m512i bytes = _mm512_loadu_si512(block);
-        const __m512i low_nibbles = _mm512_and_si512(bytes, nibble);
-        const __m512i high_bits = _mm512_shuffle_epi8(
-            table(tables.high), _mm512_and_si512(_mm512_srli_epi16(bytes, 4), nibble));
-        std::uint64_t masks[6];
-        for (std::size_t k = 0; k < 6; ++k)
-            masks[k] = _mm512_test_epi8_mask(_mm512_shuffle_epi8(table(tables.low[k]), low_nibbles),
-                                             high_bits);
-        return tokens_of_classes(masks, _mm512_movepi8_mask(bytes), carries);
+    __attribute__((target("avx512f,avx512bw"), flatten)) BlockTokens
+    operator()(const char* block, Carries& carries) const {
+        return classify_vector<Avx512>(block, tables, carries);
     }
 };
 #endif
@@ -886,9 +925,9 @@ bool classifier_supported(Classifier classifier) {
     case Classifier::every_token:
         return true;
     case Classifier::avx2:
-        return VIBER_FILE_LIMIT_AVX2 != 0 && cpu::has_avx2();
+        return VIBER_FILE_LIMIT_WIDE != 0 && cpu::has_avx2();
     case Classifier::avx512:
-        return VIBER_FILE_LIMIT_AVX2 != 0 && cpu::has_avx512bw();
+        return VIBER_FILE_LIMIT_WIDE != 0 && cpu::has_avx512bw();
     }
     return false;
 }
@@ -907,7 +946,7 @@ std::optional<std::vector<std::string>> count_files(Classifier classifier, PlanT
     }
     const auto take = [&count](std::string_view token, bool marked) { count.take(token, marked); };
     bool read = false;
-#if VIBER_FILE_LIMIT_AVX2
+#if VIBER_FILE_LIMIT_WIDE
     if ((classifier == Classifier::avx512 || classifier == Classifier::best) &&
         classifier_supported(Classifier::avx512)) {
         const NibbleTables tables(classes);

@@ -545,12 +545,14 @@ BOOST_AUTO_TEST_CASE(classifiers_available_here) {
     BOOST_TEST(classifier_supported(Classifier::portable));
     BOOST_TEST(classifier_supported(Classifier::best));
     BOOST_TEST(classifier_supported(Classifier::every_token));
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(__clang__)
     BOOST_TEST(classifier_supported(Classifier::avx2) ==
                static_cast<bool>(__builtin_cpu_supports("avx2")));
     BOOST_TEST(classifier_supported(Classifier::avx512) ==
                (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")));
 #else
+    // A clang build compiles no vector classifier (plan-gate/file_limit.cpp says why); nor does
+    // any other CPU than x86-64.
     BOOST_TEST(!classifier_supported(Classifier::avx2));
     BOOST_TEST(!classifier_supported(Classifier::avx512));
 #endif
