@@ -13,6 +13,8 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <iterator>
+#include <random>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -651,6 +653,23 @@ BOOST_AUTO_TEST_CASE(plain_and_late_escaped_values_read_alike) {
     // Exactly at the lifting threshold and one byte under it.
     in_place_as_reference(R"({"m":")" + std::string(65536 - 2, 'p') + R"(\n"})");
     in_place_as_reference(R"({"m":")" + std::string(65536 - 3, 'p') + R"(\n"})");
+}
+
+BOOST_AUTO_TEST_CASE(escapes_at_every_offset_of_a_vector_read_alike) {
+    // Plain runs of 0 to 99 bytes between escapes put an escape at every offset of a 16- or
+    // 32-byte step, decoded in place (a value) and into a buffer of its own (an array element),
+    // from the first escape on, while the decoded text still trails its spelling by little.
+    std::mt19937 rng(20261201);
+    const std::string escapes[] = {R"(\n)",     R"(\")",           R"(\\)",
+                                   R"(\u00e9)", R"(\ud83d\ude00)", R"(\t)"};
+    for (int round = 0; round < 4; ++round) {
+        std::string body;
+        while (body.size() < 150000) {
+            body += std::string(rng() % 100, static_cast<char>('a' + rng() % 26));
+            body += escapes[rng() % std::size(escapes)];
+        }
+        in_place_as_reference(R"({"m":")" + body + R"(","a":[")" + body + R"("]})");
+    }
 }
 
 BOOST_AUTO_TEST_CASE(long_keys_array_elements_and_invalid_utf8_read_alike) {
