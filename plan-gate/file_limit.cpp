@@ -49,9 +49,6 @@ namespace viber::plan_gate {
 
 namespace {
 
-// The refusal lists at most this many files: past it the plan is far over the limit and the
-// list would only bury the next step.
-constexpr std::size_t listed_files = 40;
 // ... and at most this many characters of them: a path can be as long as a token.
 constexpr std::size_t listed_characters = 6000;
 
@@ -547,10 +544,11 @@ public:
     };
     Probe find(std::string_view spelling) const {
         const std::uint64_t hash = hash_of(spelling);
-        for (std::size_t i = hash >> (64 - bits_);; i = (i + 1) & mask_) {
+        const std::uint32_t high = high_half(hash);
+        for (std::size_t i = home_of(high);; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
-            if (slot.text.empty()) return {i, hash, false};
-            if (slot.hash == hash && equal(slot.text, spelling)) return {i, hash, true};
+            if (slot.data == nullptr) return {i, hash, false};
+            if (slot.hash == high && slot.text() == spelling) return {i, hash, true};
         }
     }
 
@@ -558,22 +556,27 @@ public:
     // the bound are held. `spelling` may be another copy of the bytes find() was given.
     void add_at(const Probe& probe, std::string_view spelling) {
         if (held_ >= bound_) return;
+        const std::string_view kept = arena_ != nullptr ? arena_->keep(spelling) : spelling;
         slots_[probe.slot] =
-            Slot{arena_ != nullptr ? arena_->keep(spelling) : spelling, probe.hash};
+            Slot{kept.data(), static_cast<std::uint32_t>(kept.size()), high_half(probe.hash)};
         if (++held_ * 2 > mask_) grow();
     }
 
 private:
+    // 16 bytes: a plan's tokens and paths are far shorter than 4 GiB (plan_read_limit), and
+    // the hash's high half both places a spelling (the slot index is its top bits) and screens a
+    // probe before any byte is compared.
     struct Slot {
-        std::string_view text;
-        std::uint64_t hash = 0;
-    };
+        const char* data = nullptr; // null: an empty slot
+        std::uint32_t size = 0;
+        std::uint32_t hash = 0;
 
-    // For two spellings of one hash. Up to 8 bytes the hash is one-to-one for a given length:
-    // equal lengths are equal spellings, with no byte compare.
-    static bool equal(std::string_view held, std::string_view spelling) {
-        return held.size() == spelling.size() && (spelling.size() <= 8 || held == spelling);
+        std::string_view text() const { return {data, size}; }
+    };
+    static std::uint32_t high_half(std::uint64_t hash) {
+        return static_cast<std::uint32_t>(hash >> 32);
     }
+    std::size_t home_of(std::uint32_t hash) const { return hash >> (32 - bits_); }
 
     static std::uint64_t load8(const char* at) {
         std::uint64_t word;
@@ -591,8 +594,6 @@ private:
     }
     // Fixed-size loads only, the last one overlapping the one before: a copy of a token's length
     // would stall on the store it reads back, and a hash a byte at a time is a multiply per byte.
-    // Up to 8 bytes the one mixed word holds every byte of the spelling and every step after is
-    // invertible, so two spellings of one length up to 8 share a hash only when they are equal.
     static std::uint64_t hash_of(std::string_view token) {
         const char* const at = token.data();
         const std::size_t size = token.size();
@@ -615,9 +616,9 @@ private:
         old.swap(slots_);
         mask_ = slots_.size() - 1;
         for (const Slot& slot : old) {
-            if (slot.text.empty()) continue;
-            std::size_t i = slot.hash >> (64 - bits_);
-            while (!slots_[i].text.empty()) i = (i + 1) & mask_;
+            if (slot.data == nullptr) continue;
+            std::size_t i = home_of(slot.hash);
+            while (slots_[i].data != nullptr) i = (i + 1) & mask_;
             slots_[i] = slot;
         }
     }
@@ -858,21 +859,23 @@ public:
     // Judges every token, bare names the listing excludes included (the test oracle).
     void judge_every_token() { settle_by_listing_ = false; }
 
-    std::vector<std::string> files() && {
-        return {std::make_move_iterator(files_.begin()), std::make_move_iterator(files_.end())};
+    std::vector<std::string> files() const { return {files_.begin(), files_.end()}; }
+
+    FileTally tally() const {
+        const std::size_t listed = std::min(files_.size(), listed_files);
+        return {files_.size(), std::vector<std::string>(files_.begin(), files_.begin() + listed)};
     }
 
 private:
     void judge(std::string_view token) {
         bool path_shaped;
-        std::string path;
+        std::string& path = path_; // one buffer for every judged token
         if (is_plain_relative(token) && root_ != "/") {
             // The common case, a path such as `src/a.ts` already in its one spelling: the
             // canonical form is the root and the token joined, below the root by construction.
             if (root_has_temp_) return;
             path_shaped = is_path_shaped(token);
-            path.reserve(root_.size() + 1 + token.size());
-            path += root_;
+            path.assign(root_);
             path += '/';
             path += token;
             if (path == own_path_) return;
@@ -894,8 +897,9 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        counted_.add_at(probe,
-                        std::string_view(files_.emplace_back(std::move(path))).substr(under_root_));
+        const std::string_view kept = counted_paths_.keep(path);
+        files_.push_back(kept);
+        counted_.add_at(probe, kept.substr(under_root_));
     }
 
     const RootNames root_names_;
@@ -909,8 +913,10 @@ private:
     SpellingArena judged_spellings_;
     SpellingSet judged_;
     std::unordered_set<std::string> looked_up_;
-    // The files counted, in first-seen order; a deque, so the set's views into them stay put.
-    std::deque<std::string> files_;
+    std::string path_;
+    // The files counted, in first-seen order, as views of their copies in the arena.
+    SpellingArena counted_paths_;
+    std::vector<std::string_view> files_;
     SpellingSet counted_;
 };
 
@@ -934,35 +940,40 @@ bool classifier_supported(Classifier classifier) {
 
 namespace {
 
-// The files `text` names, with a chosen classifier; nullopt when its file cannot be read whole.
-std::optional<std::vector<std::string>> count_files(Classifier classifier, PlanText& text,
-                                                    std::size_t plan_bytes, const std::string& root,
-                                                    const std::string& plan_path) {
-    FileCount count(root, plan_path, plan_bytes);
+// Counts into `count` the files `text` names, with a chosen classifier; false when its file
+// cannot be read whole.
+bool scan_into(FileCount& count, Classifier classifier, PlanText& text) {
     ByteClasses classes = count.byte_classes();
     if (classifier == Classifier::every_token) {
         count.judge_every_token();
         for (std::uint8_t& cls : classes) cls |= may_open_name | may_close_name;
     }
     const auto take = [&count](std::string_view token, bool marked) { count.take(token, marked); };
-    bool read = false;
 #if VIBER_FILE_LIMIT_WIDE
     if ((classifier == Classifier::avx512 || classifier == Classifier::best) &&
         classifier_supported(Classifier::avx512)) {
         const NibbleTables tables(classes);
-        read = text.scan(Avx512Classifier{tables}, take, plan_read_limit);
-    } else if ((classifier == Classifier::avx2 || classifier == Classifier::best ||
-                classifier == Classifier::avx512) &&
-               classifier_supported(Classifier::avx2)) {
-        const NibbleTables tables(classes);
-        read = text.scan(Avx2Classifier{tables}, take, plan_read_limit);
-    } else
-#endif
-    {
-        read = text.scan(PortableClassifier{classes}, take, plan_read_limit);
+        return text.scan(Avx512Classifier{tables}, take, plan_read_limit);
     }
-    if (!read) return std::nullopt;
-    return std::move(count).files();
+    if ((classifier == Classifier::avx2 || classifier == Classifier::best ||
+         classifier == Classifier::avx512) &&
+        classifier_supported(Classifier::avx2)) {
+        const NibbleTables tables(classes);
+        return text.scan(Avx2Classifier{tables}, take, plan_read_limit);
+    }
+#endif
+    return text.scan(PortableClassifier{classes}, take, plan_read_limit);
+}
+
+// The plan file at `plan_path`, opened for a count: nullopt when it is not a regular file or is
+// already past the read bound (nothing is read then); `size` is its length now.
+std::optional<PlanText> open_plan(const std::string& plan_path, std::size_t& size) {
+    os::File file = os::File::open_regular(plan_path);
+    if (!file) return std::nullopt;
+    const std::uint64_t bytes = file.size().value_or(0);
+    if (bytes > plan_read_limit) return std::nullopt;
+    size = static_cast<std::size_t>(bytes);
+    return PlanText(std::move(file));
 }
 
 } // namespace
@@ -970,18 +981,19 @@ std::optional<std::vector<std::string>> count_files(Classifier classifier, PlanT
 std::vector<std::string> plan_files_with(Classifier classifier, std::string_view plan_text,
                                          const std::string& root, const std::string& plan_path) {
     PlanText text(plan_text);
-    return count_files(classifier, text, plan_text.size(), root, plan_path)
-        .value_or(std::vector<std::string>());
+    FileCount count(root, plan_path, plan_text.size());
+    scan_into(count, classifier, text); // a text held whole is always read whole
+    return count.files();
 }
 
 std::optional<std::vector<std::string>>
 plan_file_files_with(Classifier classifier, const std::string& plan_path, const std::string& root) {
-    os::File file = os::File::open_regular(plan_path);
-    if (!file) return std::nullopt;
-    const std::uint64_t size = file.size().value_or(0);
-    if (size > plan_read_limit) return std::nullopt; // already past the bound: nothing to read
-    PlanText text(std::move(file));
-    return count_files(classifier, text, static_cast<std::size_t>(size), root, plan_path);
+    std::size_t size = 0;
+    std::optional<PlanText> text = open_plan(plan_path, size);
+    if (!text) return std::nullopt;
+    FileCount count(root, plan_path, size);
+    if (!scan_into(count, classifier, *text)) return std::nullopt;
+    return count.files();
 }
 
 } // namespace detail
@@ -996,24 +1008,51 @@ std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_
     return detail::plan_file_files_with(detail::Classifier::best, plan_path, root);
 }
 
+FileTally plan_tally(std::string_view plan_text, const std::string& root,
+                     const std::string& plan_path) {
+    PlanText text(plan_text);
+    FileCount count(root, plan_path, plan_text.size());
+    detail::scan_into(count, detail::Classifier::best, text);
+    return count.tally();
+}
+
+std::optional<FileTally> plan_file_tally(const std::string& plan_path, const std::string& root) {
+    std::size_t size = 0;
+    std::optional<PlanText> text = detail::open_plan(plan_path, size);
+    if (!text) return std::nullopt;
+    FileCount count(root, plan_path, size);
+    if (!detail::scan_into(count, detail::Classifier::best, *text)) return std::nullopt;
+    return count.tally();
+}
+
+FileTally tally_of(const std::vector<std::string>& files) {
+    const std::size_t listed = std::min(files.size(), listed_files);
+    return {files.size(), std::vector<std::string>(files.begin(), files.begin() + listed)};
+}
+
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,
                                               std::string_view plan_name) {
-    if (files.size() <= plain_plan_file_limit) return std::nullopt;
+    return file_limit_refusal(tally_of(files), plan_name);
+}
+
+std::optional<std::string> file_limit_refusal(const FileTally& files, std::string_view plan_name) {
+    if (files.count <= plain_plan_file_limit) return std::nullopt;
     std::string reason =
         "Next step: narrow the plan. The plain plan " + std::string(plan_name) + " names " +
-        std::to_string(files.size()) + " repository files; the limit for a plain plan is " +
+        std::to_string(files.count) + " repository files; the limit for a plain plan is " +
         std::to_string(plain_plan_file_limit) + ". Files counted (absolute paths):";
     std::size_t listed = 0;
     std::size_t characters = 0;
-    for (; listed < files.size() && listed < listed_files && characters < listed_characters;
+    for (; listed < files.first.size() && listed < listed_files && characters < listed_characters;
          ++listed) {
-        const std::string_view file = std::string_view(files[listed]).substr(0, listed_characters);
+        const std::string_view file =
+            std::string_view(files.first[listed]).substr(0, listed_characters);
         reason += "\n- ";
         reason += file;
         characters += file.size();
     }
-    if (files.size() > listed) {
-        reason += "\n(and " + std::to_string(files.size() - listed) + " more)";
+    if (files.count > listed) {
+        reason += "\n(and " + std::to_string(files.count - listed) + " more)";
     }
     reason += "\nTo go on, cut the plan to at most " + std::to_string(plain_plan_file_limit) +
               " files (split the rest into a later plan), or plan it with the viber planner, "

@@ -52,8 +52,22 @@ plan_file_files_with(Classifier classifier, const std::string& plan_path, const 
 std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_path,
                                                         const std::string& root);
 
+// The files a plan names as the refusal needs them: how many, and the first in first-seen order
+// (at most listed_files; the refusal lists no more). Counting them all still holds every
+// distinct one, in one arena, but none is copied out.
+inline constexpr std::size_t listed_files = 40;
+struct FileTally {
+    std::size_t count = 0;
+    std::vector<std::string> first;
+};
+FileTally plan_tally(std::string_view plan_text, const std::string& root,
+                     const std::string& plan_path);
+std::optional<FileTally> plan_file_tally(const std::string& plan_path, const std::string& root);
+FileTally tally_of(const std::vector<std::string>& files);
+
 // nullopt when the plan names at most 8 files; else the deny reason (opens
-// "Next step: narrow the plan.").
+// "Next step: narrow the plan."), which lists at most listed_files of them.
+std::optional<std::string> file_limit_refusal(const FileTally& files, std::string_view plan_name);
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,
                                               std::string_view plan_name);
 

@@ -326,7 +326,7 @@ std::optional<std::string> decide(const GateInput& input, Trace& trace) {
                         : "off (config.sh missing, failed, silent or not exactly `true`)"));
     if (!input.plain_review_on.value_or(false)) return std::nullopt;
     if (trace.on())
-        trace.step("file limit: the plan names " + std::to_string(input.counted_files.size()) +
+        trace.step("file limit: the plan names " + std::to_string(input.counted_files.count) +
                    " repository files (limit " + std::to_string(plain_plan_file_limit) + ")");
     // The file limit comes before any review check: no PASS lifts it.
     if (std::optional<std::string> too_many = file_limit_refusal(input.counted_files, plan.name))
@@ -420,9 +420,8 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
             // The files are counted while bash starts, which is most of what a plain plan costs;
             // the count is needed only when the switch is on.
             const std::string root = git_top_level(*cwd).value_or(*cwd);
-            std::vector<std::string> counted =
-                plan.text ? plan_files(*plan.text, root, plan.path)
-                          : plan_file_files(plan.path, root).value_or(std::vector<std::string>());
+            FileTally counted = plan.text ? plan_tally(*plan.text, root, plan.path)
+                                          : plan_file_tally(plan.path, root).value_or(FileTally{});
             const bool on = query->on();
             input.plain_review_on = on;
             if (on) input.counted_files = std::move(counted);

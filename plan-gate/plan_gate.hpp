@@ -5,6 +5,7 @@
 #include "common/decision.hpp"
 #include "common/trace.hpp"
 #include "common/transcript.hpp"
+#include "plan-gate/file_limit.hpp"
 
 #include <array>
 #include <boost/json/object.hpp>
@@ -33,10 +34,10 @@ struct Plan {
 // Everything decide() looks at, gathered by the hook before any decision is made.
 struct GateInput {
     transcript::Scan scan;
-    std::optional<Plan> plan;               // nullopt: the gate is not armed
-    std::optional<bool> plain_review_on;    // the config switch; nullopt when not consulted (off)
-    std::vector<std::string> counted_files; // plan_files() of a plain plan with the switch on
-    std::string refs_dir;                   // <plugin root>/references, for the dispatch text
+    std::optional<Plan> plan;            // nullopt: the gate is not armed
+    std::optional<bool> plain_review_on; // the config switch; nullopt when not consulted (off)
+    FileTally counted_files;             // plan_tally() of a plain plan with the switch on
+    std::string refs_dir;                // <plugin root>/references, for the dispatch text
 };
 
 // The agents the gate pairs and how (docs/plan-gate.md, "Pairing"): the scanner keeps only their

@@ -304,7 +304,8 @@ Files numbered(std::size_t n) {
 BOOST_AUTO_TEST_CASE(eight_files_pass_the_limit) {
     BOOST_TEST(plain_plan_file_limit == 8u);
     BOOST_TEST(!file_limit_refusal(numbered(8), "p.md"));
-    BOOST_TEST(!file_limit_refusal({}, "p.md"));
+    BOOST_TEST(!file_limit_refusal(Files{}, "p.md"));
+    BOOST_TEST(!file_limit_refusal(viber::plan_gate::FileTally{}, "p.md"));
 }
 
 BOOST_AUTO_TEST_CASE(nine_files_are_refused_with_every_fact) {
@@ -661,4 +662,24 @@ BOOST_AUTO_TEST_CASE(a_plan_file_that_cannot_be_read_whole_counts_nothing) {
     const std::optional<Files> small = viber::plan_gate::plan_file_files(big, repo.path());
     BOOST_TEST_REQUIRE(small.has_value());
     BOOST_TEST(small->size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_tally_counts_every_file_and_keeps_the_first_forty) {
+    viber::testing::ScratchDir repo;
+    std::string text;
+    for (int i = 0; i < 50; ++i) text += "src/f" + std::to_string(i) + ".ts and again src/f0.ts\n";
+    const std::string plan = repo.write(".claude/plans/p.md", text);
+    const Files all = plan_files(text, repo.path(), plan);
+    BOOST_TEST_REQUIRE(all.size() == 50u);
+    const Files first(all.begin(), all.begin() + 40);
+    const viber::plan_gate::FileTally tally = viber::plan_gate::plan_tally(text, repo.path(), plan);
+    BOOST_TEST(tally.count == 50u);
+    BOOST_TEST(tally.first == first, boost::test_tools::per_element());
+    const std::optional<viber::plan_gate::FileTally> from_file =
+        viber::plan_gate::plan_file_tally(plan, repo.path());
+    BOOST_TEST_REQUIRE(from_file.has_value());
+    BOOST_TEST(from_file->count == 50u);
+    BOOST_TEST(from_file->first == first, boost::test_tools::per_element());
+    BOOST_TEST((file_limit_refusal(tally, "p.md") == file_limit_refusal(all, "p.md")));
+    BOOST_TEST(!viber::plan_gate::plan_file_tally(repo / "missing.md", repo.path()).has_value());
 }

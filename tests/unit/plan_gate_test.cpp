@@ -222,9 +222,18 @@ BOOST_AUTO_TEST_CASE(plain_plan_with_the_switch_on_is_gated) {
 
 // ---- step 3 and step 5 wiring ----
 
+namespace {
+// A tally of `n` files src/f1.ts, src/f2.ts, ...
+viber::plan_gate::FileTally numbered_files(int n) {
+    std::vector<std::string> files;
+    for (int i = 1; i <= n; ++i) files.push_back("src/f" + std::to_string(i) + ".ts");
+    return viber::plan_gate::tally_of(files);
+}
+} // namespace
+
 BOOST_AUTO_TEST_CASE(plain_file_limit_comes_before_a_pass) {
     GateInput input = plain_input(true);
-    for (int i = 1; i <= 9; ++i) input.counted_files.push_back("src/f" + std::to_string(i) + ".ts");
+    input.counted_files = numbered_files(9);
     const std::size_t d = dispatch(input, 12, "plain-plan-review", "toolu_P");
     verdict(input, 13, Verdict::pass, {d});
     const auto reason = decide(input);
@@ -235,7 +244,7 @@ BOOST_AUTO_TEST_CASE(plain_file_limit_comes_before_a_pass) {
 
 BOOST_AUTO_TEST_CASE(plain_plan_at_the_file_limit_goes_on_to_the_review) {
     GateInput input = plain_input(true);
-    for (int i = 1; i <= 8; ++i) input.counted_files.push_back("src/f" + std::to_string(i) + ".ts");
+    input.counted_files = numbered_files(8);
     const std::size_t d = dispatch(input, 12, "plain-plan-review", "toolu_P");
     verdict(input, 13, Verdict::pass, {d});
     BOOST_TEST(!decide(input).has_value());
@@ -247,7 +256,7 @@ BOOST_AUTO_TEST_CASE(plain_plan_at_the_file_limit_goes_on_to_the_review) {
 
 BOOST_AUTO_TEST_CASE(file_limit_does_not_apply_with_the_switch_off) {
     GateInput input = plain_input(false);
-    for (int i = 1; i <= 9; ++i) input.counted_files.push_back("src/f" + std::to_string(i) + ".ts");
+    input.counted_files = numbered_files(9);
     BOOST_TEST(!decide(input).has_value());
 }
 
