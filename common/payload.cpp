@@ -4,6 +4,7 @@
 #include "common/cpu.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <boost/json/serialize.hpp>
@@ -137,17 +138,15 @@ std::size_t put_utf8(char* out, unsigned cp) {
     return 4;
 }
 
-#ifndef __SSE2__
 // True when one of the 8 bytes in `word` is `"`, `\` or a control byte (below 0x20): the bytes a
 // string body cannot hold as they are.
-bool holds_special_byte(std::uint64_t word) {
+[[maybe_unused]] bool holds_special_byte(std::uint64_t word) {
     constexpr std::uint64_t ones = 0x0101010101010101ull;
     constexpr std::uint64_t highs = 0x8080808080808080ull;
     const auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
     return has_zero(word ^ (ones * '"')) || has_zero(word ^ (ones * '\\')) ||
            ((word - ones * 0x20) & ~word & highs) != 0;
 }
-#endif
 
 bool is_special_byte(char c) {
     return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
@@ -156,93 +155,103 @@ bool is_special_byte(char c) {
 // Copies the plain run of string body bytes from `at` (up to the first `"`, `\` or control byte,
 // or `size`) to `out`, and returns where the run ends. `out` is a buffer of its own or lies at or
 // before `data + at` (decoding in place): every byte is read before anything is written over it.
-// Sixteen bytes a step with SSE2 (every x86-64 CPU), copied as they are scanned; else eight.
-std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, char* out) {
+// A vector at a time where there are vectors (the run's bytes copied as they are scanned; `V`
+// gives the width, a load, a store and the mask of a vector's special bytes), else eight bytes a
+// step; the last few bytes one at a time.
+// The vector types pass only between functions flattened into one (decode_string_avx2), so
+// their calling convention never matters.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+template <class V>
+inline std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, char* out) {
     const std::size_t start = at;
-#ifdef __SSE2__
-    // In place, `out` trails the input by the bytes the escapes so far saved: from 16 on, a whole
-    // vector stored at `out` ends before the first byte not yet read. A buffer of its own has room
-    // for every byte left, so a whole vector always fits.
-    const std::uintptr_t trail =
-        reinterpret_cast<std::uintptr_t>(data + at) - reinterpret_cast<std::uintptr_t>(out);
-    const bool far_behind = trail >= 16;
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i highest_control = _mm_set1_epi8(0x1F);
-    for (; at + 16 <= size; at += 16) {
-        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
-        // max(b, 0x1F) == 0x1F exactly when b, unsigned, is below 0x20.
-        const __m128i special = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-            _mm_cmpeq_epi8(_mm_max_epu8(bytes, highest_control), highest_control));
-        if (const int mask = _mm_movemask_epi8(special); mask != 0) {
-            const auto plain = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-            // All 16 bytes when that writes over nothing unread (the bytes past the run are
-            // written again by what follows it), else only the run.
-            if (far_behind)
-                _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (at - start)), bytes);
-            else
-                std::memmove(out + (at - start), data + at, plain);
-            return at + plain;
-        }
-        // The next load starts past what this store can reach.
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (at - start)), bytes);
-    }
-#else
-    for (std::uint64_t word = 0; at + 8 <= size; at += 8) {
-        std::memcpy(&word, data + at, 8);
-        if (holds_special_byte(word)) break;
-    }
-    std::memmove(out, data + start, at - start);
-#endif
-    for (; at < size && !is_special_byte(data[at]); ++at) out[at - start] = data[at];
-    return at;
-}
-
-// The run copiers decode_string takes: copy_plain_run, and on x86-64 CPUs with AVX2 (in a GCC
-// build, whose flatten compiles decode_string and it into one function for that target; clang
-// refuses vector code across targets, see common/transcript.cpp) the same 32 bytes a step.
-struct PlainRun {
-    static std::size_t copy(const char* data, std::size_t size, std::size_t at, char* out) {
-        return copy_plain_run(data, size, at, out);
-    }
-};
-
-#if defined(__x86_64__) && !defined(__clang__)
-#define VIBER_PAYLOAD_AVX2 1
-struct PlainRunAvx2 {
-    __attribute__((target("avx2"))) static std::size_t copy(const char* data, std::size_t size,
-                                                            std::size_t at, char* out) {
-        const std::size_t start = at;
-        // As in copy_plain_run: a whole vector is stored only where it writes over nothing unread.
+    if constexpr (V::width > 0) {
+        // In place, `out` trails the input by the bytes the escapes so far saved: from a vector's
+        // width on, a whole vector stored at `out` ends before the first byte not yet read. A
+        // buffer of its own has room for every byte left, so a whole vector always fits.
         const std::uintptr_t trail =
             reinterpret_cast<std::uintptr_t>(data + at) - reinterpret_cast<std::uintptr_t>(out);
-        const bool far_behind = trail >= 32;
-        const __m256i quote = _mm256_set1_epi8('"');
-        const __m256i backslash = _mm256_set1_epi8('\\');
-        const __m256i highest_control = _mm256_set1_epi8(0x1F);
-        for (; at + 32 <= size; at += 32) {
-            const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + at));
-            const __m256i special = _mm256_or_si256(
-                _mm256_or_si256(_mm256_cmpeq_epi8(bytes, quote),
-                                _mm256_cmpeq_epi8(bytes, backslash)),
-                _mm256_cmpeq_epi8(_mm256_max_epu8(bytes, highest_control), highest_control));
-            if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(special)); mask != 0) {
-                const auto plain = static_cast<std::size_t>(__builtin_ctz(mask));
+        const bool far_behind = trail >= V::width;
+        for (; at + V::width <= size; at += V::width) {
+            const auto bytes = V::load(data + at);
+            if (const std::uint64_t mask = V::special(bytes); mask != 0) {
+                const auto plain = static_cast<std::size_t>(std::countr_zero(mask));
+                // The whole vector when that writes over nothing unread (the bytes past the run
+                // are written again by what follows it), else only the run.
                 if (far_behind)
-                    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (at - start)), bytes);
+                    V::store(out + (at - start), bytes);
                 else
                     std::memmove(out + (at - start), data + at, plain);
                 return at + plain;
             }
+            // Before the trail reaches a vector's width, a store could reach bytes not read yet.
             if (far_behind)
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + (at - start)), bytes);
+                V::store(out + (at - start), bytes);
             else
-                std::memmove(out + (at - start), data + at, 32);
+                std::memmove(out + (at - start), data + at, V::width);
         }
-        return copy_plain_run(data, size, at, out + (at - start));
+    } else {
+        for (std::uint64_t word = 0; at + 8 <= size; at += 8) {
+            std::memcpy(&word, data + at, 8);
+            if (holds_special_byte(word)) break;
+        }
+        std::memmove(out, data + start, at - start);
+    }
+    for (; at < size && !is_special_byte(data[at]); ++at) out[at - start] = data[at];
+    return at;
+}
+
+// The vector widths copy_plain_run takes. SSE2 is in every x86-64 CPU; AVX2 is chosen at run time,
+// in a GCC build, whose flatten compiles decode_string and its run copy into one function for that
+// target (clang refuses vector code across targets, see common/transcript.cpp). Elsewhere, words.
+#ifdef __SSE2__
+struct Sse2Run {
+    static constexpr std::size_t width = 16;
+    static __m128i load(const char* at) {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    }
+    static void store(char* at, __m128i bytes) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(at), bytes);
+    }
+    // `"`, `\` and the control bytes: max(b, 0x1F) == 0x1F exactly when b, unsigned, is below 0x20.
+    static std::uint64_t special(__m128i bytes) {
+        const __m128i control = _mm_set1_epi8(0x1F);
+        const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
+                                                       _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
+                                          _mm_cmpeq_epi8(_mm_max_epu8(bytes, control), control));
+        return static_cast<std::uint32_t>(_mm_movemask_epi8(hits));
     }
 };
+using PlainRun = Sse2Run;
+#else
+struct WordRun {
+    static constexpr std::size_t width = 0;
+};
+using PlainRun = WordRun;
+#endif
+
+#if defined(__x86_64__) && !defined(__clang__)
+#define VIBER_PAYLOAD_AVX2 1
+#define VIBER_AVX2 __attribute__((target("avx2")))
+struct Avx2Run {
+    static constexpr std::size_t width = 32;
+    VIBER_AVX2 static __m256i load(const char* at) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
+    }
+    VIBER_AVX2 static void store(char* at, __m256i bytes) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(at), bytes);
+    }
+    VIBER_AVX2 static std::uint64_t special(__m256i bytes) {
+        const __m256i control = _mm256_set1_epi8(0x1F);
+        const __m256i hits =
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('"')),
+                                            _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\\'))),
+                            _mm256_cmpeq_epi8(_mm256_max_epu8(bytes, control), control));
+        return static_cast<std::uint32_t>(_mm256_movemask_epi8(hits));
+    }
+};
+#undef VIBER_AVX2
 #else
 #define VIBER_PAYLOAD_AVX2 0
 #endif
@@ -269,7 +278,7 @@ inline DecodedBody decode_string_with(std::string_view bytes, std::size_t at, ch
     const std::size_t size = bytes.size();
     std::size_t put = 0;
     for (;;) {
-        const std::size_t run = Run::copy(data, size, at, out + put);
+        const std::size_t run = copy_plain_run<Run>(data, size, at, out + put);
         put += run - at;
         at = run;
         if (at == size) return body;
@@ -332,9 +341,11 @@ inline DecodedBody decode_string_with(std::string_view bytes, std::size_t at, ch
 #if VIBER_PAYLOAD_AVX2
 __attribute__((target("avx2"), flatten)) DecodedBody decode_string_avx2(std::string_view bytes,
                                                                         std::size_t at, char* out) {
-    return decode_string_with<PlainRunAvx2>(bytes, at, out);
+    return decode_string_with<Avx2Run>(bytes, at, out);
 }
 #endif
+
+#pragma GCC diagnostic pop
 
 DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
 #if VIBER_PAYLOAD_AVX2
