@@ -13,6 +13,7 @@
 #include "common/paths.hpp"
 #include "plan-gate/reasons.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <bitset>
@@ -20,8 +21,6 @@
 #include <boost/filesystem/path.hpp>
 #include <cstdint>
 #include <cstring>
-#include <deque>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -789,7 +788,7 @@ public:
     // True when no entry of the root can be `name` (never empty).
     bool excludes(std::string_view name) const { return usable_ && !keys_[key(name)]; }
 
-    // The class of each byte (for_each_suspect): whether it wraps a token, and whether an entry's
+    // The class of each byte (scan_blocks): whether it wraps a token, and whether an entry's
     // name may open or close with it (every byte may when the filter stands aside).
     ByteClasses classes() const {
         ByteClasses table{};
@@ -839,7 +838,7 @@ public:
           judged_(disk_lookup_limit, plan_bytes / 400, &judged_spellings_),
           counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {}
 
-    // A token of the plan (for_each_suspect; `marked` when it may hold a name byte): counted
+    // A token of the plan (scan_blocks; `marked` when it may hold a name byte): counted
     // when it names a repository file not counted yet. Words and paths repeat throughout a plan:
     // each spelling is judged once, and each bare word is looked up on disk once. A bare name
     // (a token with no name byte once its wrapping is stripped) that the root's listing
