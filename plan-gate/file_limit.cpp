@@ -20,6 +20,7 @@
 #include <boost/filesystem/directory.hpp>
 #include <boost/filesystem/path.hpp>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -462,23 +463,41 @@ public:
             return true;
         }
         constexpr std::size_t piece = std::size_t{64} << 10;
-        std::vector<char> buffer(2 * piece);
+        // malloc'd, so that growing it is a realloc: a large block grows where it lies (a page
+        // remap) instead of being copied beside itself.
+        struct Buffer {
+            char* data = nullptr;
+            std::size_t room = 0;
+            ~Buffer() { std::free(data); }
+            bool grow_to(std::size_t size) {
+                char* const moved = static_cast<char*>(std::realloc(data, size));
+                if (moved == nullptr) return false;
+                data = moved;
+                room = size;
+                return true;
+            }
+        } buffer;
+        if (!buffer.grow_to(2 * piece)) return false;
         std::size_t filled = 0; // bytes of the buffer that hold text
         std::size_t at = 0;     // the first of them not scanned yet
         std::uint64_t total = 0;
         for (;;) {
-            if (buffer.size() - filled < piece) buffer.resize(2 * buffer.size());
-            const long got = file_.read_some(buffer.data() + filled, buffer.size() - filled);
+            // A token longer than the buffer doubles it, never past what the read bound can
+            // fill: a plan of one 64 MiB token is held once, as a whole read would hold it.
+            if (buffer.room - filled < piece &&
+                !buffer.grow_to(std::min(2 * buffer.room, max_bytes + 2 * piece)))
+                return false;
+            const long got = file_.read_some(buffer.data + filled, buffer.room - filled);
             if (got < 0) return false;
             total += static_cast<std::uint64_t>(got);
             if (total > max_bytes) return false;
             filled += static_cast<std::size_t>(got);
-            const std::string_view text(buffer.data(), filled);
+            const std::string_view text(buffer.data, filled);
             at = scan_blocks(text, at, got == 0, classify, state, visit);
             if (got == 0) return true;
             // Keep the bytes not scanned yet and the token still open before them.
             const std::size_t keep = state.inside() ? std::min(state.open_start, at) : at;
-            std::memmove(buffer.data(), buffer.data() + keep, filled - keep);
+            std::memmove(buffer.data, buffer.data + keep, filled - keep);
             filled -= keep;
             at -= keep;
             state.open_start -= std::min(state.open_start, keep);
@@ -850,7 +869,9 @@ public:
         if (token.empty()) return;
         if (settle_by_listing_ && !(marked && has_name_byte(token)) && root_names_.excludes(token))
             return;
-        if (!judged_.seen(token)) judge(token);
+        // A spelling past memo_bytes is judged each time it comes, not copied into the memo: a
+        // cost per byte, still linear, and a plan of huge tokens is not held twice.
+        if (token.size() > memo_bytes || !judged_.seen(token)) judge(token);
     }
 
     ByteClasses byte_classes() const { return root_names_.classes(); }
@@ -860,9 +881,12 @@ public:
 
     std::vector<std::string> files() const { return {files_.begin(), files_.end()}; }
 
+    // The count, and the first files as the refusal shows them (each cut to listed_characters).
     FileTally tally() const {
-        const std::size_t listed = std::min(files_.size(), listed_files);
-        return {files_.size(), std::vector<std::string>(files_.begin(), files_.begin() + listed)};
+        FileTally tally{files_.size(), {}};
+        for (std::size_t i = 0; i < files_.size() && i < listed_files; ++i)
+            tally.first.emplace_back(files_[i].substr(0, listed_characters));
+        return tally;
     }
 
 private:
@@ -893,6 +917,9 @@ private:
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
             // words gets a bounded number of them (docs/plan-gate.md, "File limit").
             if (looked_up_.size() >= disk_lookup_limit) return;
+            // No file system names a file with a path this long (Windows allows 32,767 UTF-16
+            // units, POSIX systems far fewer): it is no file, with no lookup.
+            if (path.size() > longest_path) return;
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
@@ -900,6 +927,9 @@ private:
         files_.push_back(kept);
         counted_.add_at(probe, kept.substr(under_root_));
     }
+
+    static constexpr std::size_t memo_bytes = 4096;
+    static constexpr std::size_t longest_path = 32767 * 3; // UTF-16 units as UTF-8 bytes, at most
 
     const RootNames root_names_;
     bool settle_by_listing_ = true;
@@ -1025,8 +1055,10 @@ std::optional<FileTally> plan_file_tally(const std::string& plan_path, const std
 }
 
 FileTally tally_of(const std::vector<std::string>& files) {
-    const std::size_t listed = std::min(files.size(), listed_files);
-    return {files.size(), std::vector<std::string>(files.begin(), files.begin() + listed)};
+    FileTally tally{files.size(), {}};
+    for (std::size_t i = 0; i < files.size() && i < listed_files; ++i)
+        tally.first.push_back(files[i].substr(0, listed_characters));
+    return tally;
 }
 
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,

@@ -53,8 +53,8 @@ std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_
                                                         const std::string& root);
 
 // The files a plan names as the refusal needs them: how many, and the first in first-seen order
-// (at most listed_files; the refusal lists no more). Counting them all still holds every
-// distinct one, in one arena, but none is copied out.
+// (at most listed_files, each cut to the 6,000 characters the refusal shows at most). Counting
+// them all still holds every distinct one, in one arena, but none is copied out.
 inline constexpr std::size_t listed_files = 40;
 struct FileTally {
     std::size_t count = 0;

@@ -683,3 +683,21 @@ BOOST_AUTO_TEST_CASE(a_tally_counts_every_file_and_keeps_the_first_forty) {
     BOOST_TEST((file_limit_refusal(tally, "p.md") == file_limit_refusal(all, "p.md")));
     BOOST_TEST(!viber::plan_gate::plan_file_tally(repo / "missing.md", repo.path()).has_value());
 }
+
+BOOST_AUTO_TEST_CASE(a_token_too_long_to_remember_still_counts_once,
+                     *viber::testing::posix_only(
+                         "a POSIX-spelled expected list (counted files are spelled /c/...)")) {
+    // Spellings past 4 KiB are judged each time they come rather than remembered; the file
+    // they name is still counted once, in any spelling, from text or from file.
+    viber::testing::ScratchDir repo;
+    const std::string path = "src/" + std::string(20000, 'a') + ".ts";
+    const std::string text = path + " (" + path + "). ./" + path + "\n" + path + " src/b.ts\n";
+    const std::string plan = repo.write(".claude/plans/p.md", text);
+    const Files want{repo.path() + "/" + path, repo.path() + "/src/b.ts"};
+    BOOST_TEST(plan_files(text, repo.path(), plan) == want);
+    BOOST_TEST(viber::plan_gate::plan_file_files(plan, repo.path()).value_or(Files{}) == want);
+    const viber::plan_gate::FileTally tally = viber::plan_gate::plan_tally(text, repo.path(), plan);
+    BOOST_TEST(tally.count == 2u);
+    BOOST_TEST_REQUIRE(tally.first.size() == 2u);
+    BOOST_TEST(tally.first[0].size() == 6000u); // as the refusal shows it
+}
