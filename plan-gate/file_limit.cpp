@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -526,8 +527,16 @@ public:
         return kept;
     }
 
+    // As keep, but a spelling longer than a block is taken over as it is rather than copied:
+    // `spelling` is left empty then.
+    std::string_view keep(std::string&& spelling) {
+        if (spelling.size() <= block_size) return keep(std::string_view(spelling));
+        return taken_.emplace_back(std::move(spelling));
+    }
+
 private:
     static constexpr std::size_t block_size = std::size_t{64} << 10;
+    std::deque<std::string> taken_; // a deque: its strings never move
     std::vector<std::unique_ptr<char[]>> blocks_;
     char* next_ = nullptr;
     std::size_t left_ = 0;
@@ -923,7 +932,7 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        const std::string_view kept = counted_paths_.keep(path);
+        const std::string_view kept = counted_paths_.keep(std::move(path));
         files_.push_back(kept);
         counted_.add_at(probe, kept.substr(under_root_));
     }
