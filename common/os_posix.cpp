@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #ifdef __linux__
+#include <sched.h>
 #include <sys/prctl.h>
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 // Linux 5.14's value; older C library headers lack the name
@@ -377,6 +378,26 @@ void end_process_tree(pid_t child, bool child_reaped) {
     // here and outlives the hook (docs/contract.md, "One deadline").
 }
 
+#ifdef __linux__
+// Moves a child that has not run yet to a CPU other than the one the hook runs on, then gives it
+// back every CPU it may use. Linux places a forked child on its parent's CPU, and an idle CPU does
+// not pull it over for a millisecond or more: config.sh's bash would wait behind the hook's own
+// work (the file count) instead of starting beside it. Nothing changes on one CPU, and a failed
+// call leaves the child where the kernel put it.
+void start_beside(pid_t child) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+    const int here = ::sched_getcpu();
+    if (here < 0 || here >= CPU_SETSIZE) return;
+    cpu_set_t elsewhere = allowed;
+    CPU_CLR(here, &elsewhere);
+    if (CPU_COUNT(&elsewhere) == 0) return;
+    if (::sched_setaffinity(child, sizeof elsewhere, &elsewhere) != 0) return;
+    ::sched_setaffinity(child, sizeof allowed, &allowed);
+}
+#endif
+
 } // namespace
 
 struct CapturedRun::State {
@@ -442,6 +463,9 @@ CapturedRun start_captured(const std::vector<std::string>& argv, const std::stri
     }
     // Set in both processes so the group exists before either side relies on it.
     ::setpgid(pid, pid);
+#ifdef __linux__
+    start_beside(pid);
+#endif
     ::close(out[1]);
     auto state = std::make_unique<CapturedRun::State>();
     state->pid = pid;

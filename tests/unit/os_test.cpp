@@ -1,7 +1,7 @@
 // os_test.cpp: the operating-system layer on the platform it runs on (POSIX here, Windows under
 // wine): the start clock, captured child runs (output, working directory, deadline, output cap,
-// a program or directory that is not there, a run finished after the caller's own work or
-// dropped unfinished) and what a path names.
+// a program or directory that is not there, the CPUs it may use, a run finished after the
+// caller's own work or dropped unfinished) and what a path names.
 #define BOOST_TEST_MODULE os
 #include "common/os.hpp"
 #include "support/scratch.hpp"
@@ -10,6 +10,8 @@
 #include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,6 +84,33 @@ BOOST_AUTO_TEST_CASE(the_child_runs_in_the_directory_given) {
     BOOST_TEST((run.end == os::RunEnd::exited));
     BOOST_TEST(first_line(run.output) == project);
 }
+
+#ifdef __linux__
+// The child starts on another CPU than the caller's (so bash starts beside the hook's own work),
+// and is then given back every CPU the caller may use: config.sh and what it runs are never
+// confined. Read from the kernel's own account of the shell started, not its children.
+BOOST_AUTO_TEST_CASE(a_child_may_use_every_cpu_the_caller_may) {
+    const ScratchDir dir;
+    const auto allowed_cpus = [](const std::string& status) {
+        const std::string key = "Cpus_allowed_list:";
+        const auto at = status.find(key);
+        BOOST_REQUIRE(at != std::string::npos);
+        const auto end = status.find('\n', at);
+        std::string list = status.substr(at + key.size(), end - at - key.size());
+        list.erase(
+            std::remove_if(list.begin(), list.end(), [](char c) { return c == ' ' || c == '\t'; }),
+            list.end());
+        return list;
+    };
+    std::ifstream own("/proc/self/status");
+    std::stringstream mine;
+    mine << own.rdbuf();
+    const os::RunResult child = os::run_captured(shell("cat /proc/$$/status"), dir.path(),
+                                                 in(std::chrono::seconds(20)), 1 << 16);
+    BOOST_REQUIRE((child.end == os::RunEnd::exited));
+    BOOST_TEST(allowed_cpus(child.output) == allowed_cpus(mine.str()));
+}
+#endif
 
 BOOST_AUTO_TEST_CASE(a_child_past_its_deadline_is_ended) {
     const ScratchDir dir;

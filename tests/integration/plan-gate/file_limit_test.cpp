@@ -7,6 +7,8 @@
 #include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace plan_gate_test;
 
@@ -208,4 +210,26 @@ BOOST_AUTO_TEST_CASE(an_unreadable_plan_counts_nothing, *viber::testing::needs_b
     const Answer answer = gate.ask(t);
     require_deny(answer, "Next step: review the plan.");
     BOOST_TEST(has(answer.reason, "viber:plain-plan-review"));
+}
+
+BOOST_AUTO_TEST_CASE(a_fifo_or_device_plan_counts_nothing_and_never_blocks,
+                     *viber::testing::posix_only("a FIFO") * viber::testing::needs_bash()) {
+    // Outside a planner episode the plan is plain whatever it holds, and only the count opens it:
+    // a FIFO nobody writes must not hold the gate, and /dev/zero must not be read without end.
+    Gate gate;
+    gate.config(config_on);
+    gate.project().mkdir(".claude/plans");
+    const std::string fifo = gate.project() / ".claude/plans/fifo.md";
+    const std::string zero = gate.project() / ".claude/plans/zero.md";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    BOOST_REQUIRE(::symlink("/dev/zero", zero.c_str()) == 0);
+    for (const std::string& plan : {fifo, zero}) {
+        TranscriptBuilder t;
+        plain_episode(t);
+        t.write_file(plan, plain_plan_naming(30));
+        const Answer answer = gate.ask(t);
+        BOOST_TEST(!answer.run.timed_out, plan);
+        require_deny(answer, "Next step: review the plan.");
+        BOOST_TEST(has(answer.reason, "viber:plain-plan-review"), plan);
+    }
 }
