@@ -7,8 +7,6 @@
 #include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace plan_gate_test;
 
@@ -218,12 +216,7 @@ BOOST_AUTO_TEST_CASE(a_fifo_or_device_plan_counts_nothing_and_never_blocks,
     // a FIFO nobody writes must not hold the gate, and /dev/zero must not be read without end.
     Gate gate;
     gate.config(config_on);
-    gate.project().mkdir(".claude/plans");
-    const std::string fifo = gate.project() / ".claude/plans/fifo.md";
-    const std::string zero = gate.project() / ".claude/plans/zero.md";
-    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    BOOST_REQUIRE(::symlink("/dev/zero", zero.c_str()) == 0);
-    for (const std::string& plan : {fifo, zero}) {
+    for (const std::string& plan : fifo_and_device_plans(gate)) {
         TranscriptBuilder t;
         plain_episode(t);
         t.write_file(plan, plain_plan_naming(30));

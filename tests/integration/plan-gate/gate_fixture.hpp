@@ -7,6 +7,7 @@
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
 
+#include <array>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/test/unit_test.hpp>
@@ -16,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace plan_gate_test {
 
@@ -163,6 +166,18 @@ inline void plain_episode(TranscriptBuilder& t) {
     t.permission_mode("default");
     t.typed_prompt("plan the feature");
     t.enter_plan_mode();
+}
+
+// Two plan paths under the project's .claude/plans that are no regular file: a FIFO nobody writes
+// and a symlink to /dev/zero. A gate that opened either without care would block or read forever.
+// POSIX only (a test using them is posix_only).
+inline std::array<std::string, 2> fifo_and_device_plans(Gate& gate) {
+    gate.project().mkdir(".claude/plans");
+    const std::string fifo = gate.project() / ".claude/plans/fifo.md";
+    const std::string zero = gate.project() / ".claude/plans/zero.md";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    BOOST_REQUIRE(::symlink("/dev/zero", zero.c_str()) == 0);
+    return {fifo, zero};
 }
 
 } // namespace plan_gate_test

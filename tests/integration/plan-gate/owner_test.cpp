@@ -5,8 +5,6 @@
 #include "support/platform.hpp"
 
 #include <boost/test/unit_test.hpp>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace plan_gate_test;
 
@@ -135,12 +133,7 @@ BOOST_AUTO_TEST_CASE(plan_path_that_is_a_fifo_or_a_device_keeps_the_planner,
     // Never blocks on a FIFO nobody writes, never reads /dev/zero: not a regular file.
     Gate gate;
     gate.config(switch_off_script);
-    gate.project().mkdir(".claude/plans");
-    const std::string fifo = gate.project() / ".claude/plans/fifo.md";
-    const std::string zero = gate.project() / ".claude/plans/zero.md";
-    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    BOOST_REQUIRE(::symlink("/dev/zero", zero.c_str()) == 0);
-    for (const std::string& plan : {fifo, zero}) {
+    for (const std::string& plan : fifo_and_device_plans(gate)) {
         TranscriptBuilder t;
         planner_episode(t);
         t.write_file(plan, planner_plan);
