@@ -2,6 +2,7 @@
 #include "common/payload.hpp"
 
 #include "common/cpu.hpp"
+#include "common/simd.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -17,13 +18,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 namespace viber {
 
@@ -156,12 +150,18 @@ bool is_special_byte(char c) {
 // or `size`) to `out`, and returns where the run ends. `out` is a buffer of its own or lies at or
 // before `data + at` (decoding in place): every byte is read before anything is written over it.
 // A vector at a time where there are vectors (the run's bytes copied as they are scanned; `V`
-// gives the width, a load, a store and the mask of a vector's special bytes), else eight bytes a
-// step; the last few bytes one at a time.
+// gives the width, a load, a store and the compares of special_bytes), else eight bytes a step;
+// the last few bytes one at a time.
 // The vector types pass only between functions flattened into one (decode_string_avx2), so
 // their calling convention never matters.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
+
+// The mask of a vector's special bytes: `"`, `\` and the control bytes (at most 0x1F).
+template <class V> inline std::uint64_t special_bytes(typename V::Bytes bytes) {
+    return V::bits(V::either(V::either(V::eq(bytes, V::splat('"')), V::eq(bytes, V::splat('\\'))),
+                             V::at_most(bytes, 0x1F)));
+}
 
 template <class V>
 inline std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, char* out) {
@@ -175,7 +175,7 @@ inline std::size_t copy_plain_run(const char* data, std::size_t size, std::size_
         const bool far_behind = trail >= V::width;
         for (; at + V::width <= size; at += V::width) {
             const auto bytes = V::load(data + at);
-            if (const std::uint64_t mask = V::special(bytes); mask != 0) {
+            if (const std::uint64_t mask = special_bytes<V>(bytes); mask != 0) {
                 const auto plain = static_cast<std::size_t>(std::countr_zero(mask));
                 // The whole vector when that writes over nothing unread (the bytes past the run
                 // are written again by what follows it), else only the run.
@@ -202,58 +202,16 @@ inline std::size_t copy_plain_run(const char* data, std::size_t size, std::size_
     return at;
 }
 
-// The vector widths copy_plain_run takes. SSE2 is in every x86-64 CPU; AVX2 is chosen at run time,
-// in a GCC build, whose flatten compiles decode_string and its run copy into one function for that
-// target (clang refuses vector code across targets, see common/transcript.cpp). Elsewhere, words.
-#ifdef __SSE2__
-struct Sse2Run {
-    static constexpr std::size_t width = 16;
-    static __m128i load(const char* at) {
-        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-    }
-    static void store(char* at, __m128i bytes) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(at), bytes);
-    }
-    // `"`, `\` and the control bytes: max(b, 0x1F) == 0x1F exactly when b, unsigned, is below 0x20.
-    static std::uint64_t special(__m128i bytes) {
-        const __m128i control = _mm_set1_epi8(0x1F);
-        const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
-                                                       _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
-                                          _mm_cmpeq_epi8(_mm_max_epu8(bytes, control), control));
-        return static_cast<std::uint32_t>(_mm_movemask_epi8(hits));
-    }
-};
-using PlainRun = Sse2Run;
+// The vector widths copy_plain_run takes (common/simd.hpp): SSE2 on every x86-64 CPU, and AVX2
+// chosen at run time in a GCC build, whose flatten compiles decode_string and its run copy into
+// one function for that target. Elsewhere, words.
+#if VIBER_SIMD_X86
+using PlainRun = simd::Sse2;
 #else
 struct WordRun {
     static constexpr std::size_t width = 0;
 };
 using PlainRun = WordRun;
-#endif
-
-#if defined(__x86_64__) && !defined(__clang__)
-#define VIBER_PAYLOAD_AVX2 1
-#define VIBER_AVX2 __attribute__((target("avx2")))
-struct Avx2Run {
-    static constexpr std::size_t width = 32;
-    VIBER_AVX2 static __m256i load(const char* at) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
-    }
-    VIBER_AVX2 static void store(char* at, __m256i bytes) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(at), bytes);
-    }
-    VIBER_AVX2 static std::uint64_t special(__m256i bytes) {
-        const __m256i control = _mm256_set1_epi8(0x1F);
-        const __m256i hits =
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('"')),
-                                            _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\\'))),
-                            _mm256_cmpeq_epi8(_mm256_max_epu8(bytes, control), control));
-        return static_cast<std::uint32_t>(_mm256_movemask_epi8(hits));
-    }
-};
-#undef VIBER_AVX2
-#else
-#define VIBER_PAYLOAD_AVX2 0
 #endif
 
 // One decoded string body: where its closing quote is, how long the decoded text is, whether the
@@ -338,17 +296,17 @@ inline DecodedBody decode_string_with(std::string_view bytes, std::size_t at, ch
     }
 }
 
-#if VIBER_PAYLOAD_AVX2
+#if VIBER_SIMD_WIDE
 __attribute__((target("avx2"), flatten)) DecodedBody decode_string_avx2(std::string_view bytes,
                                                                         std::size_t at, char* out) {
-    return decode_string_with<Avx2Run>(bytes, at, out);
+    return decode_string_with<simd::Avx2>(bytes, at, out);
 }
 #endif
 
 #pragma GCC diagnostic pop
 
 DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
-#if VIBER_PAYLOAD_AVX2
+#if VIBER_SIMD_WIDE
     // Long bodies only: a short one is done before the wider loop pays for itself.
     if (bytes.size() - at >= 4096 && cpu::has_avx2()) return decode_string_avx2(bytes, at, out);
 #endif

@@ -13,6 +13,7 @@
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/payload.hpp"
+#include "common/simd.hpp"
 
 #include <algorithm>
 #include <array>
@@ -26,28 +27,6 @@
 #include <new>
 #include <unordered_map>
 #include <utility>
-
-// The vector kernels exist only where their instructions do; every other CPU runs the portable one.
-#if defined(__x86_64__)
-#include <immintrin.h>
-#define VIBER_X86_64 1
-#else
-#define VIBER_X86_64 0
-#endif
-// The AVX2 and AVX-512 kernels are one template compiled per target through GCC's flatten; clang
-// refuses vector arguments between functions of different targets, so a clang build keeps SSE2
-// (and says so in the kernel-agreement test, which lists the kernels it could not run).
-#if VIBER_X86_64 && !defined(__clang__)
-#define VIBER_X86_WIDE 1
-#else
-#define VIBER_X86_WIDE 0
-#endif
-#if defined(__aarch64__)
-#include <arm_neon.h>
-#define VIBER_AARCH64 1
-#else
-#define VIBER_AARCH64 0
-#endif
 
 namespace viber::transcript {
 
@@ -145,12 +124,9 @@ std::size_t kernel_scalar(const char* data, std::size_t from, std::size_t to, Si
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-// The vector kernel, one template over the vector width. `V` gives the width, a byte splat, an
-// unaligned load, a byte compare (`Lanes`: a vector of 0/0xFF, or a bit mask), `both`/`either`
-// on compare results, and `bits`, which turns a compare result into a 64-bit mask holding
-// `bits_per_byte` set bits per matching position (1 on x86; 4 with NEON, which has no movemask).
-// `pin` hides a splat's value from the optimiser, which would otherwise rebuild every constant
-// splat inside the loop (two shuffle-port micro-ops each, on the port the compares need).
+// The vector kernel, one template over the vector width `V` (common/simd.hpp): splats of the probe
+// bytes, pinned so that none is rebuilt inside the loop, compared with unaligned loads; `bits`
+// turns a compare result into a 64-bit mask of `bits_per_byte` set bits per matching position.
 // Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
 // Positions are those of the first probe byte: the kernel reads `look_behind` bytes before `from`.
 template <class V, std::uint32_t Mask, class Sink>
@@ -214,127 +190,35 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
     return to;
 }
 
-#if VIBER_X86_64
-// x86-64 only: SSE2 is in every x86-64 CPU; AVX2 and AVX-512BW are chosen at run time. Each
-// width's operations carry their target, and each kernel entry is flattened so the template and
-// the operations are compiled into one function for that target (the sink's end of line is kept
-// out of line, see Scanner::end_line).
-struct Sse2 {
-    using Bytes = __m128i;
-    using Lanes = __m128i;
-    static constexpr std::size_t width = 16;
-    static constexpr unsigned bits_per_byte = 1;
-    static Bytes splat(char c) { return _mm_set1_epi8(c); }
-    static Bytes pin(Bytes b) {
-        asm("" : "+x"(b));
-        return b;
-    }
-    static Bytes load(const char* at) {
-        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-    }
-    static Lanes eq(Bytes a, Bytes b) { return _mm_cmpeq_epi8(a, b); }
-    static Lanes both(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
-    static Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
-    static bool none(Lanes a) { return _mm_movemask_epi8(a) == 0; }
-    static std::uint64_t bits(Lanes a) { return static_cast<std::uint32_t>(_mm_movemask_epi8(a)); }
-};
-
-#if VIBER_X86_WIDE
-#define VIBER_AVX2 __attribute__((target("avx2")))
-struct Avx2 {
-    using Bytes = __m256i;
-    using Lanes = __m256i;
-    static constexpr std::size_t width = 32;
-    static constexpr unsigned bits_per_byte = 1;
-    VIBER_AVX2 static Bytes splat(char c) { return _mm256_set1_epi8(c); }
-    VIBER_AVX2 static Bytes pin(Bytes b) {
-        asm("" : "+x"(b));
-        return b;
-    }
-    VIBER_AVX2 static Bytes load(const char* at) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
-    }
-    VIBER_AVX2 static Lanes eq(Bytes a, Bytes b) { return _mm256_cmpeq_epi8(a, b); }
-    VIBER_AVX2 static Lanes both(Lanes a, Lanes b) { return _mm256_and_si256(a, b); }
-    VIBER_AVX2 static Lanes either(Lanes a, Lanes b) { return _mm256_or_si256(a, b); }
-    VIBER_AVX2 static bool none(Lanes a) { return _mm256_testz_si256(a, a) != 0; }
-    VIBER_AVX2 static std::uint64_t bits(Lanes a) {
-        return static_cast<std::uint32_t>(_mm256_movemask_epi8(a));
-    }
-};
-#undef VIBER_AVX2
-
-// AVX-512BW compares yield bit masks directly.
-#define VIBER_AVX512 __attribute__((target("avx512f,avx512bw")))
-struct Avx512 {
-    using Bytes = __m512i;
-    using Lanes = __mmask64;
-    static constexpr std::size_t width = 64;
-    static constexpr unsigned bits_per_byte = 1;
-    VIBER_AVX512 static Bytes splat(char c) { return _mm512_set1_epi8(c); }
-    VIBER_AVX512 static Bytes pin(Bytes b) {
-        asm("" : "+v"(b));
-        return b;
-    }
-    VIBER_AVX512 static Bytes load(const char* at) { return _mm512_loadu_si512(at); }
-    VIBER_AVX512 static Lanes eq(Bytes a, Bytes b) { return _mm512_cmpeq_epi8_mask(a, b); }
-    VIBER_AVX512 static Lanes both(Lanes a, Lanes b) { return a & b; }
-    // Mask operations, so the test of a whole block stays in the mask registers.
-    VIBER_AVX512 static Lanes either(Lanes a, Lanes b) { return _kor_mask64(a, b); }
-    VIBER_AVX512 static bool none(Lanes a) { return _kortestz_mask64_u8(a, a) != 0; }
-    VIBER_AVX512 static std::uint64_t bits(Lanes a) { return a; }
-};
-#undef VIBER_AVX512
-#endif
-
+#if VIBER_SIMD_X86
+// x86-64 only: SSE2 is in every x86-64 CPU; AVX2 and AVX-512BW are chosen at run time. Each kernel
+// entry is flattened so the template and the operations (common/simd.hpp) are compiled into one
+// function for that target (the sink's end of line is kept out of line, see Scanner::end_line).
 template <std::uint32_t Mask, class Sink>
 __attribute__((flatten)) std::size_t kernel_sse2(const char* data, std::size_t from, std::size_t to,
                                                  Sink& sink) {
-    return kernel_vector<Sse2, Mask>(data, from, to, sink);
+    return kernel_vector<simd::Sse2, Mask>(data, from, to, sink);
 }
-#if VIBER_X86_WIDE
+#if VIBER_SIMD_WIDE
 template <std::uint32_t Mask, class Sink>
 __attribute__((target("avx2"), flatten)) std::size_t kernel_avx2(const char* data, std::size_t from,
                                                                  std::size_t to, Sink& sink) {
-    return kernel_vector<Avx2, Mask>(data, from, to, sink);
+    return kernel_vector<simd::Avx2, Mask>(data, from, to, sink);
 }
 template <std::uint32_t Mask, class Sink>
 __attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
 kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    return kernel_vector<Avx512, Mask>(data, from, to, sink);
+    return kernel_vector<simd::Avx512, Mask>(data, from, to, sink);
 }
 #endif
 #endif
 
-#if VIBER_AARCH64
-// NEON is in every aarch64 CPU. It has no movemask: narrowing each 16-bit pair of compare bytes
-// by 4 bits gives a 64-bit mask with 4 bits per position.
-struct Neon {
-    using Bytes = uint8x16_t;
-    using Lanes = uint8x16_t;
-    static constexpr std::size_t width = 16;
-    static constexpr unsigned bits_per_byte = 4;
-    static Bytes splat(char c) { return vdupq_n_u8(static_cast<std::uint8_t>(c)); }
-    static Bytes pin(Bytes b) {
-        asm("" : "+w"(b));
-        return b;
-    }
-    static Bytes load(const char* at) {
-        return vld1q_u8(reinterpret_cast<const std::uint8_t*>(at));
-    }
-    static Lanes eq(Bytes a, Bytes b) { return vceqq_u8(a, b); }
-    static Lanes both(Lanes a, Lanes b) { return vandq_u8(a, b); }
-    static Lanes either(Lanes a, Lanes b) { return vorrq_u8(a, b); }
-    static bool none(Lanes a) { return vmaxvq_u8(a) == 0; }
-    static std::uint64_t bits(Lanes a) {
-        return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(a), 4)), 0);
-    }
-};
-
+#if VIBER_SIMD_NEON
+// NEON is in every aarch64 CPU.
 template <std::uint32_t Mask, class Sink>
 __attribute__((flatten)) std::size_t kernel_neon(const char* data, std::size_t from, std::size_t to,
                                                  Sink& sink) {
-    return kernel_vector<Neon, Mask>(data, from, to, sink);
+    return kernel_vector<simd::Neon, Mask>(data, from, to, sink);
 }
 #endif
 
@@ -351,17 +235,17 @@ template <std::uint32_t Mask, class Sink>
 std::size_t run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from,
                            std::size_t to, Sink& sink) {
     switch (kernel) {
-#if VIBER_X86_WIDE
+#if VIBER_SIMD_WIDE
     case detail::Kernel::avx512:
         return kernel_avx512<Mask>(data, from, to, sink);
     case detail::Kernel::avx2:
         return kernel_avx2<Mask>(data, from, to, sink);
 #endif
-#if VIBER_X86_64
+#if VIBER_SIMD_X86
     case detail::Kernel::sse2:
         return kernel_sse2<Mask>(data, from, to, sink);
 #endif
-#if VIBER_AARCH64
+#if VIBER_SIMD_NEON
     case detail::Kernel::neon:
         return kernel_neon<Mask>(data, from, to, sink);
 #endif
@@ -1781,17 +1665,17 @@ bool kernel_supported(Kernel kernel) {
     case Kernel::best:
         return true;
     case Kernel::sse2:
-        return VIBER_X86_64 != 0;
+        return VIBER_SIMD_X86 != 0;
     case Kernel::neon:
-        return VIBER_AARCH64 != 0;
+        return VIBER_SIMD_NEON != 0;
     case Kernel::avx2:
-#if VIBER_X86_WIDE
+#if VIBER_SIMD_WIDE
         return cpu::has_avx2();
 #else
         return false;
 #endif
     case Kernel::avx512:
-#if VIBER_X86_WIDE
+#if VIBER_SIMD_WIDE
         return cpu::has_avx512bw();
 #else
         return false;

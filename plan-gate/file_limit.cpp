@@ -11,6 +11,7 @@
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/paths.hpp"
+#include "common/simd.hpp"
 #include "plan-gate/reasons.hpp"
 
 #include <algorithm>
@@ -33,18 +34,9 @@
 #include <emmintrin.h>
 #endif
 // x86-64 CPUs with AVX2 or AVX-512BW (chosen at run time) classify a block's bytes with table
-// lookups, in a GCC build: the classifier is one template over the vector width, compiled per
-// target through GCC's flatten, and clang refuses vector arguments between functions of different
-// targets (common/transcript.cpp keeps its wide kernels to GCC for the same reason). A clang build
-// classifies with the portable classifier, and the classifier test says so.
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-#if defined(__x86_64__) && !defined(__clang__)
-#define VIBER_FILE_LIMIT_WIDE 1
-#else
-#define VIBER_FILE_LIMIT_WIDE 0
-#endif
+// lookups, in a GCC build (VIBER_SIMD_WIDE, common/simd.hpp): the classifier is one template over
+// the vector width, compiled per target through GCC's flatten. A clang build classifies with the
+// portable classifier, and the classifier test says so.
 
 namespace viber::plan_gate {
 
@@ -249,7 +241,7 @@ struct PortableClassifier {
     }
 };
 
-#if VIBER_FILE_LIMIT_WIDE
+#if VIBER_SIMD_WIDE
 bool has_name_byte(std::string_view token);
 
 // The vector classifiers: every byte's classes by table lookups on its two nibbles, a whole
@@ -306,67 +298,14 @@ inline BlockTokens tokens_of_classes(const std::uint64_t (&masks)[6], std::uint6
                      ends & wraps1 & ~wraps2 & word2, ends & closes2, carries);
 }
 
-// The vector operations the classifier needs, per width. Each carries its target; the
-// classifier's entry for a width is flattened, so the template and these are compiled into one
-// function for that target.
+// The vector types pass only between functions flattened into one (see common/simd.hpp).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
-#define VIBER_AVX2 __attribute__((target("avx2")))
-struct Avx2 {
-    using Bytes = __m256i;
-    static constexpr std::size_t width = 32;
-    VIBER_AVX2 static Bytes load(const char* at) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at));
-    }
-    VIBER_AVX2 static Bytes table(const NibbleTables::Table& t) {
-        return load(reinterpret_cast<const char*>(t.data()));
-    }
-    VIBER_AVX2 static Bytes low_nibbles(Bytes b) {
-        return _mm256_and_si256(b, _mm256_set1_epi8(0x0f));
-    }
-    VIBER_AVX2 static Bytes high_nibbles(Bytes b) { return low_nibbles(_mm256_srli_epi16(b, 4)); }
-    VIBER_AVX2 static Bytes lookup(Bytes table, Bytes nibbles) {
-        return _mm256_shuffle_epi8(table, nibbles);
-    }
-    // The bytes at which `a & b` is not zero.
-    VIBER_AVX2 static std::uint64_t meet(Bytes a, Bytes b) {
-        const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
-        return ~static_cast<std::uint32_t>(_mm256_movemask_epi8(none));
-    }
-    VIBER_AVX2 static std::uint64_t high_bits(Bytes b) {
-        return static_cast<std::uint32_t>(_mm256_movemask_epi8(b));
-    }
-};
-#undef VIBER_AVX2
-
-#define VIBER_AVX512 __attribute__((target("avx512f,avx512bw")))
-struct Avx512 {
-    using Bytes = __m512i;
-    static constexpr std::size_t width = 64;
-    VIBER_AVX512 static Bytes load(const char* at) { return _mm512_loadu_si512(at); }
-    // A 16-byte table in each 128-bit lane. The zero-masked broadcast: GCC 12 warns that the
-    // plain one reads an undefined vector.
-    VIBER_AVX512 static Bytes table(const NibbleTables::Table& t) {
-        return _mm512_maskz_broadcast_i32x4(
-            0xFFFF, _mm_loadu_si128(reinterpret_cast<const __m128i*>(t.data())));
-    }
-    VIBER_AVX512 static Bytes low_nibbles(Bytes b) {
-        return _mm512_and_si512(b, _mm512_set1_epi8(0x0f));
-    }
-    VIBER_AVX512 static Bytes high_nibbles(Bytes b) { return low_nibbles(_mm512_srli_epi16(b, 4)); }
-    VIBER_AVX512 static Bytes lookup(Bytes table, Bytes nibbles) {
-        return _mm512_shuffle_epi8(table, nibbles);
-    }
-    VIBER_AVX512 static std::uint64_t meet(Bytes a, Bytes b) { return _mm512_test_epi8_mask(a, b); }
-    VIBER_AVX512 static std::uint64_t high_bits(Bytes b) { return _mm512_movepi8_mask(b); }
-};
-#undef VIBER_AVX512
-
 // The vector classifier, one template over the vector width.
 template <class V>
 inline BlockTokens classify_vector(const char* block, const NibbleTables& tables,
                                    Carries& carries) {
-    const auto high = V::table(tables.high);
+    const auto high = V::table(tables.high.data());
     std::uint64_t masks[6] = {};
     std::uint64_t non_ascii = 0;
     for (std::size_t part = 0; part < 64 / V::width; ++part) {
@@ -374,7 +313,7 @@ inline BlockTokens classify_vector(const char* block, const NibbleTables& tables
         const auto low_nibbles = V::low_nibbles(bytes);
         const auto high_bits = V::lookup(high, V::high_nibbles(bytes));
         for (std::size_t k = 0; k < 6; ++k)
-            masks[k] |= V::meet(V::lookup(V::table(tables.low[k]), low_nibbles), high_bits)
+            masks[k] |= V::meet(V::lookup(V::table(tables.low[k].data()), low_nibbles), high_bits)
                         << (part * V::width);
         non_ascii |= V::high_bits(bytes) << (part * V::width);
     }
@@ -386,7 +325,7 @@ struct Avx2Classifier {
     const NibbleTables& tables;
     __attribute__((target("avx2"), flatten)) BlockTokens operator()(const char* block,
                                                                     Carries& carries) const {
-        return classify_vector<Avx2>(block, tables, carries);
+        return classify_vector<simd::Avx2>(block, tables, carries);
     }
 };
 
@@ -394,7 +333,7 @@ struct Avx512Classifier {
     const NibbleTables& tables;
     __attribute__((target("avx512f,avx512bw"), flatten)) BlockTokens
     operator()(const char* block, Carries& carries) const {
-        return classify_vector<Avx512>(block, tables, carries);
+        return classify_vector<simd::Avx512>(block, tables, carries);
     }
 };
 #endif
@@ -969,9 +908,9 @@ bool classifier_supported(Classifier classifier) {
     case Classifier::every_token:
         return true;
     case Classifier::avx2:
-        return VIBER_FILE_LIMIT_WIDE != 0 && cpu::has_avx2();
+        return VIBER_SIMD_WIDE != 0 && cpu::has_avx2();
     case Classifier::avx512:
-        return VIBER_FILE_LIMIT_WIDE != 0 && cpu::has_avx512bw();
+        return VIBER_SIMD_WIDE != 0 && cpu::has_avx512bw();
     }
     return false;
 }
@@ -987,7 +926,7 @@ bool scan_into(FileCount& count, Classifier classifier, PlanText& text) {
         for (std::uint8_t& cls : classes) cls |= may_open_name | may_close_name;
     }
     const auto take = [&count](std::string_view token, bool marked) { count.take(token, marked); };
-#if VIBER_FILE_LIMIT_WIDE
+#if VIBER_SIMD_WIDE
     if ((classifier == Classifier::avx512 || classifier == Classifier::best) &&
         classifier_supported(Classifier::avx512)) {
         const NibbleTables tables(classes);
