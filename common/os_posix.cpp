@@ -379,23 +379,44 @@ void end_process_tree(pid_t child, bool child_reaped) {
 }
 
 #ifdef __linux__
-// Moves a child that has not run yet to a CPU other than the one the hook runs on, then gives it
-// back every CPU it may use. Linux places a forked child on its parent's CPU, and an idle CPU does
-// not pull it over for a millisecond or more: config.sh's bash would wait behind the hook's own
-// work (the file count) instead of starting beside it. Nothing changes on one CPU, and a failed
-// call leaves the child where the kernel put it.
-void start_beside(pid_t child) {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-    const int here = ::sched_getcpu();
-    if (here < 0 || here >= CPU_SETSIZE) return;
-    cpu_set_t elsewhere = allowed;
-    CPU_CLR(here, &elsewhere);
-    if (CPU_COUNT(&elsewhere) == 0) return;
-    if (::sched_setaffinity(child, sizeof elsewhere, &elsewhere) != 0) return;
-    ::sched_setaffinity(child, sizeof allowed, &allowed);
-}
+// Starts a child on another CPU than the hook's. Linux places a forked child on its parent's CPU,
+// and an idle CPU does not pull it over for a millisecond or more: config.sh's bash would wait
+// behind the hook's own work (the file count), or, run first, hold the hook inside fork(), instead
+// of the two running side by side. Whichever side runs first after fork moves the child off the
+// CPU the hook was on, then gives it back every CPU it may use. Nothing changes on one CPU, and a
+// failed call leaves the child where the kernel put it. Built before fork: the child only makes
+// system calls with it.
+class Beside {
+public:
+    Beside() {
+        CPU_ZERO(&allowed_);
+        if (::sched_getaffinity(0, sizeof allowed_, &allowed_) != 0) return;
+        hook_cpu_ = ::sched_getcpu();
+        if (hook_cpu_ < 0 || hook_cpu_ >= CPU_SETSIZE) return;
+        elsewhere_ = allowed_;
+        CPU_CLR(hook_cpu_, &elsewhere_);
+        usable_ = CPU_COUNT(&elsewhere_) != 0;
+    }
+    // In the parent, right after fork.
+    void move_child(pid_t child) const {
+        if (usable_) move(child);
+    }
+    // In the child, first thing: only when it runs on the hook's CPU.
+    void move_self() const {
+        if (usable_ && ::sched_getcpu() == hook_cpu_) move(0);
+    }
+
+private:
+    void move(pid_t pid) const {
+        if (::sched_setaffinity(pid, sizeof elsewhere_, &elsewhere_) != 0) return;
+        ::sched_setaffinity(pid, sizeof allowed_, &allowed_);
+    }
+
+    cpu_set_t allowed_;
+    cpu_set_t elsewhere_;
+    int hook_cpu_ = -1;
+    bool usable_ = false;
+};
 #endif
 
 } // namespace
@@ -421,7 +442,7 @@ CapturedRun::~CapturedRun() = default;
 CapturedRun start_captured(const std::vector<std::string>& argv, const std::string& cwd) {
     if (argv.empty()) return {};
     // Everything the child needs is built before fork: between fork and exec the child only
-    // calls async-signal-safe functions.
+    // calls async-signal-safe functions and plain system calls.
     std::vector<std::string> args = argv;
     std::vector<char*> arg_pointers;
     for (std::string& arg : args) arg_pointers.push_back(arg.data());
@@ -434,6 +455,9 @@ CapturedRun start_captured(const std::vector<std::string>& argv, const std::stri
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
     const pid_t parent = ::getpid();
+#ifdef __linux__
+    const Beside beside;
+#endif
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(out[0]);
@@ -443,6 +467,7 @@ CapturedRun start_captured(const std::vector<std::string>& argv, const std::stri
     if (pid == 0) {
         ::setpgid(0, 0);
 #ifdef __linux__
+        beside.move_self();
         // Dies with the hook even when the hook is killed outright; the parent may already be
         // gone by the time the request is made, hence the check after it.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -464,7 +489,7 @@ CapturedRun start_captured(const std::vector<std::string>& argv, const std::stri
     // Set in both processes so the group exists before either side relies on it.
     ::setpgid(pid, pid);
 #ifdef __linux__
-    start_beside(pid);
+    beside.move_child(pid);
 #endif
     ::close(out[1]);
     auto state = std::make_unique<CapturedRun::State>();

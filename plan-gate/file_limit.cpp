@@ -795,14 +795,15 @@ private:
 // The files a plan names, judged one distinct spelling at a time.
 class FileCount {
 public:
-    // `plan_bytes` sizes the sets: a long plan holds more distinct spellings, about one in 400
-    // bytes in prose that names a path a line.
+    // `plan_bytes` sizes the sets: a long plan names more distinct files, about one in 400 bytes
+    // in prose that names a path a line. The judged set holds only the rest (bare words the
+    // listing lets through, spellings other than a plain relative path): far fewer, and it grows.
     FileCount(const std::string& root, const std::string& plan_path, std::size_t plan_bytes)
         // The root is absolute (the git top level or cwd); canonical() gives it the tokens'
         // spelling.
         : root_names_(root), root_(canonical(paths::git_bash_spelling(root), std::string())),
           own_path_(canonical(paths::git_bash_spelling(plan_path), root_)),
-          judged_(disk_lookup_limit, plan_bytes / 400, &judged_spellings_),
+          judged_(disk_lookup_limit, plan_bytes / 4000, &judged_spellings_),
           counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {}
 
     // A token of the plan (scan_blocks; `marked` when it may hold a name byte): counted
@@ -817,6 +818,16 @@ public:
         if (token.empty()) return;
         if (settle_by_listing_ && !(marked && has_name_byte(token)) && root_names_.excludes(token))
             return;
+        // A path such as `src/a.ts`, path-shaped and already in its one spelling, counts whatever
+        // the disk holds, and it is the key of its own file in the counted set: that set is its
+        // memo too, so it takes one probe and no copy until it counts.
+        if (plain_paths_count_ && token.size() <= memo_bytes && is_plain_relative(token) &&
+            is_path_shaped(token)) {
+            const SpellingSet::Probe probe = counted_.find(token);
+            if (probe.found || !join_to_root(token)) return;
+            add_file(probe);
+            return;
+        }
         // A spelling past memo_bytes is judged each time it comes, not copied into the memo: a
         // cost per byte, still linear, and a plan of huge tokens is not held twice.
         if (token.size() > memo_bytes || !judged_.seen(token)) judge(token);
@@ -842,14 +853,11 @@ private:
         bool path_shaped;
         std::string& path = path_; // one buffer for every judged token
         if (is_plain_relative(token) && root_ != "/") {
-            // The common case, a path such as `src/a.ts` already in its one spelling: the
-            // canonical form is the root and the token joined, below the root by construction.
+            // A path such as `src/a.ts` already in its one spelling: the canonical form is the
+            // root and the token joined, below the root by construction.
             if (root_has_temp_) return;
             path_shaped = is_path_shaped(token);
-            path.assign(root_);
-            path += '/';
-            path += token;
-            if (path == own_path_) return;
+            if (!join_to_root(token)) return;
         } else {
             if (is_url(token)) return;
             const std::string spelling = paths::git_bash_spelling(token);
@@ -871,7 +879,21 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        const std::string_view kept = counted_paths_.keep(std::move(path));
+        add_file(probe);
+    }
+
+    // path_ = the root and a plain relative `token` joined; false when that is the plan itself.
+    bool join_to_root(std::string_view token) {
+        path_.assign(root_);
+        path_ += '/';
+        path_ += token;
+        return path_ != own_path_;
+    }
+
+    // Counts path_, a canonical path under the root that counted_.find said was not counted yet
+    // (the probe), and leaves path_ to be assigned again.
+    void add_file(const SpellingSet::Probe& probe) {
+        const std::string_view kept = counted_paths_.keep(std::move(path_));
         files_.push_back(kept);
         counted_.add_at(probe, kept.substr(under_root_));
     }
@@ -883,6 +905,8 @@ private:
     bool settle_by_listing_ = true;
     const std::string root_;
     const bool root_has_temp_ = paths::has_temp_segment(root_);
+    // Whether a plain relative path-shaped token counts as the root and itself joined (take).
+    const bool plain_paths_count_ = root_ != "/" && !root_has_temp_;
     const std::string own_path_;
     // Where a path under the root starts its part below the root.
     const std::size_t under_root_ = root_ == "/" ? 1 : root_.size() + 1;
