@@ -658,6 +658,10 @@ BOOST_AUTO_TEST_CASE(a_plan_file_that_cannot_be_read_whole_counts_nothing) {
     const std::string big = repo.write("big.md", "Makefile src/a.ts\n");
     std::filesystem::resize_file(big, viber::plan_gate::plan_read_limit + 1);
     BOOST_TEST(!viber::plan_gate::plan_file_files(big, repo.path()).has_value());
+#ifdef __linux__
+    // A regular file whose read fails: /proc/self/mem at offset 0, which no mapping covers (EIO).
+    BOOST_TEST(!viber::plan_gate::plan_file_files("/proc/self/mem", repo.path()).has_value());
+#endif
     std::filesystem::resize_file(big, 18);
     const std::optional<Files> small = viber::plan_gate::plan_file_files(big, repo.path());
     BOOST_TEST_REQUIRE(small.has_value());
