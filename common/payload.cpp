@@ -132,16 +132,6 @@ std::size_t put_utf8(char* out, unsigned cp) {
     return 4;
 }
 
-// True when one of the 8 bytes in `word` is `"`, `\` or a control byte (below 0x20): the bytes a
-// string body cannot hold as they are.
-[[maybe_unused]] bool holds_special_byte(std::uint64_t word) {
-    constexpr std::uint64_t ones = 0x0101010101010101ull;
-    constexpr std::uint64_t highs = 0x8080808080808080ull;
-    const auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
-    return has_zero(word ^ (ones * '"')) || has_zero(word ^ (ones * '\\')) ||
-           ((word - ones * 0x20) & ~word & highs) != 0;
-}
-
 bool is_special_byte(char c) {
     return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
 }
@@ -150,7 +140,8 @@ bool is_special_byte(char c) {
 // or `size`) to `out`, and returns where the run ends. `out` is a buffer of its own or lies at or
 // before `data + at` (decoding in place): every byte is read before anything is written over it.
 // A vector at a time where there are vectors (the run's bytes copied as they are scanned; `V`
-// gives the width, a load, a store and the compares of special_bytes), else eight bytes a step;
+// gives the width, a load, a store and the compares of special_bytes), else eight bytes a step
+// (WordRun::holds_special_byte);
 // the last few bytes one at a time.
 // The vector types pass only between functions flattened into one (decode_string_avx2), so
 // their calling convention never matters.
@@ -194,7 +185,7 @@ inline std::size_t copy_plain_run(const char* data, std::size_t size, std::size_
     } else {
         for (std::uint64_t word = 0; at + 8 <= size; at += 8) {
             std::memcpy(&word, data + at, 8);
-            if (holds_special_byte(word)) break;
+            if (V::holds_special_byte(word)) break;
         }
         std::memmove(out, data + start, at - start);
     }
@@ -210,6 +201,15 @@ using PlainRun = simd::Sse2;
 #else
 struct WordRun {
     static constexpr std::size_t width = 0;
+    // True when one of the 8 bytes in `word` is `"`, `\` or a control byte (below 0x20): the
+    // bytes a string body cannot hold as they are.
+    static bool holds_special_byte(std::uint64_t word) {
+        constexpr std::uint64_t ones = 0x0101010101010101ull;
+        constexpr std::uint64_t highs = 0x8080808080808080ull;
+        const auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
+        return has_zero(word ^ (ones * '"')) || has_zero(word ^ (ones * '\\')) ||
+               ((word - ones * 0x20) & ~word & highs) != 0;
+    }
 };
 using PlainRun = WordRun;
 #endif

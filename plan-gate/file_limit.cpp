@@ -792,6 +792,15 @@ private:
     bool usable_ = false;
 };
 
+// The tally of `files` (strings or views, in first-seen order): how many, and the first
+// listed_files of them, each cut to listed_characters.
+template <class Files> FileTally tally_from(const Files& files) {
+    FileTally tally{files.size(), {}};
+    for (std::size_t i = 0; i < files.size() && i < listed_files; ++i)
+        tally.first.emplace_back(std::string_view(files[i]).substr(0, listed_characters));
+    return tally;
+}
+
 // The files a plan names, judged one distinct spelling at a time.
 class FileCount {
 public:
@@ -841,12 +850,7 @@ public:
     std::vector<std::string> files() const { return {files_.begin(), files_.end()}; }
 
     // The count, and the first files as the refusal shows them (each cut to listed_characters).
-    FileTally tally() const {
-        FileTally tally{files_.size(), {}};
-        for (std::size_t i = 0; i < files_.size() && i < listed_files; ++i)
-            tally.first.emplace_back(files_[i].substr(0, listed_characters));
-        return tally;
-    }
+    FileTally tally() const { return tally_from(files_); }
 
 private:
     void judge(std::string_view token) {
@@ -1027,10 +1031,7 @@ std::optional<FileTally> plan_file_tally(const std::string& plan_path, const std
 }
 
 FileTally tally_of(const std::vector<std::string>& files) {
-    FileTally tally{files.size(), {}};
-    for (std::size_t i = 0; i < files.size() && i < listed_files; ++i)
-        tally.first.push_back(files[i].substr(0, listed_characters));
-    return tally;
+    return tally_from(files);
 }
 
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,

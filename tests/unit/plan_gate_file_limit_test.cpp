@@ -203,6 +203,24 @@ BOOST_AUTO_TEST_CASE(drive_git_bash_and_relative_spellings_count_once) {
         Files{"/c/r/src/a.ts"});
 }
 
+BOOST_AUTO_TEST_CASE(a_plain_relative_spelling_first_counts_once_with_the_others) {
+    // `src/a.ts` is its own key in the counted set (no memo of its own): every other spelling of
+    // the file that comes after it must find it there, and it must find them.
+    BOOST_TEST(files_of("src/a.ts C:\\r\\src\\a.ts /c/r/src/a.ts ./src/a.ts src//a.ts src/a.ts") ==
+               Files{"/c/r/src/a.ts"});
+    BOOST_TEST(files_of("src/a.ts lib/b.rs /c/r/lib/b.rs src\\a.ts lib/b.rs") ==
+               (Files{"/c/r/src/a.ts", "/c/r/lib/b.rs"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_root_with_a_temp_segment_counts_nothing) {
+    BOOST_TEST(plan_files("src/a.ts /c/.temp/r/src/b.ts", "/c/.temp/r", "/c/.temp/r/p.md").empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_file_system_root_as_root_counts_each_file_once) {
+    BOOST_TEST(plan_files("src/a.ts /src/a.ts ./src/a.ts p.md /p.md", "/", "/p.md") ==
+               Files{"/src/a.ts"});
+}
+
 BOOST_AUTO_TEST_CASE(backslashes_read_as_slashes) {
     BOOST_TEST(files_of("src\\a.ts src/a.ts") == Files{"/c/r/src/a.ts"});
 }
