@@ -270,8 +270,8 @@ constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mod
 constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_message);
 // A plan write's line holds both `file_path` and `plans` (in its path). The kernel looks for
 // `plans`, much the rarer (every Read, Write and Edit carries a file_path, and each needle looked
-// for costs every block of every transcript two compares); Scanner::worth_parsing_signals runs the
-// kernel again over the few lines holding it, for a file_path alone.
+// for costs every block of every transcript two compares); Scanner::plans_in_file_path keeps one
+// only when it lies in the value of a "file_path" key.
 constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
 constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
 constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
@@ -586,18 +586,39 @@ private:
 // ---------------------------------------------------------------------------------------------
 // The scanner
 
+constexpr std::uint32_t plans_bit = needle_bit(detail::needle_plans);
 constexpr std::uint32_t pairing_needles =
     needle_bit(detail::needle_subagent_type) | needle_bit(detail::needle_verdict);
 
 class Scanner {
 private:
-    struct Deferred {
-        std::size_t line = 0;
-        std::uint64_t offset = 0; // of the line's first byte
-        std::uint32_t length = 0; // without the newline; at most longest_parsed_line
-        std::uint32_t needles = 0;
+    // A window line in 16 bytes: a session that dispatched 20,000 agents after its plan write
+    // keeps 40,000, and each page of them is a fault. Its number and the offset of its first byte
+    // take 48 bits each (a line's number is at most its offset plus one, and 2^48 bytes are far
+    // more than a hook reads before its deadline), its length (without the newline, at most
+    // longest_parsed_line) 27 split over both words, and its needles (of pairing_needles) 2.
+    class Deferred {
+    public:
+        static constexpr std::uint64_t most = (std::uint64_t{1} << 48) - 1; // a line or offset
+        Deferred(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles)
+            : first_(offset | std::uint64_t{length} << 48),
+              second_(line | std::uint64_t{length >> 16} << 48 |
+                      std::uint64_t{needles >> detail::needle_subagent_type} << 59) {}
+        std::size_t line() const { return static_cast<std::size_t>(second_ & most); }
+        std::uint64_t offset() const { return first_ & most; }
+        std::size_t length() const {
+            return static_cast<std::size_t>(first_ >> 48 | (second_ >> 48 & 0x7ff) << 16);
+        }
+        std::uint32_t needles() const {
+            return static_cast<std::uint32_t>(second_ >> 59) << detail::needle_subagent_type;
+        }
+
+    private:
+        std::uint64_t first_;
+        std::uint64_t second_;
     };
-    static_assert(longest_parsed_line <= UINT32_MAX);
+    static_assert(longest_parsed_line < std::size_t{1} << 27);
+    static_assert(detail::needle_verdict == detail::needle_subagent_type + 1);
 
     // Which paired agents a pass over lines pairs: all of them, or (a settle_later window, whose
     // single reviewers are walked back instead) the review-set members.
@@ -694,7 +715,11 @@ public:
         end_line(at);
         return wanted() == kernel_needles_;
     }
-    void hit(std::size_t, unsigned needle) { hits_ |= 1u << needle; }
+    void hit(std::size_t at, unsigned needle) {
+        if (needle == detail::needle_plans && (hits_ & plans_bit) == 0 && !plans_in_file_path(at))
+            return;
+        hits_ |= 1u << needle;
+    }
 
     // True when pairing candidates still wait in the window (a settle_later scan).
     bool pending() const { return !window_.empty(); }
@@ -759,29 +784,78 @@ private:
         return worth_pairing(worth_parsing_signals(relevant, held, false), held, Who::all);
     }
 
-    // `in_buffer`: `held` lies in the read buffer, which the kernel may read past its end.
+    // A line held whole in the buffer kept `plans` only where it lies in a file_path's value
+    // (plans_in_file_path); a long line read again (`in_buffer` false) may have kept it on less,
+    // and keeps it only when it holds a file_path at all.
     std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held,
                                         bool in_buffer) const {
-        constexpr std::uint32_t plans = 1u << detail::needle_plans;
-        if ((relevant & plans) == 0) return relevant;
-        const bool file_path =
-            in_buffer ? holds_file_path(held)
-                      : held.find(needles[detail::needle_file_path].text) != std::string_view::npos;
-        return file_path ? relevant : relevant & ~plans;
+        if ((relevant & plans_bit) == 0 || in_buffer) return relevant;
+        return held.find(needles[detail::needle_file_path].text) != std::string_view::npos
+                   ? relevant
+                   : relevant & ~plans_bit;
     }
 
-    // True when a line in the read buffer holds a file_path: the kernel, for that needle alone.
-    // A session whose dispatch prompts all name the plan file has `plans` on every dispatch line,
-    // and a byte-at-a-time search for a file_path on each was a tenth of the whole scan.
-    bool holds_file_path(std::string_view held) const {
-        struct Found {
-            bool any = false;
-            bool newline(std::size_t) { return true; } // the line holds none
-            void hit(std::size_t, unsigned) { any = true; }
-        } found;
-        run_kernel_for<needle_bit(detail::needle_file_path)>(kernel_, held.data(), 0, held.size(),
-                                                             found);
-        return found.any;
+    // The index of the last `"` in text[from, to), or npos: a vector of bytes at a time back from
+    // `to` (the string around a `plans` mostly opens a path's length before it).
+    static std::size_t last_quote(const char* text, std::size_t from, std::size_t to) {
+#if VIBER_SIMD_X86 || VIBER_SIMD_NEON
+#if VIBER_SIMD_X86
+        using V = simd::Sse2;
+#else
+        using V = simd::Neon;
+#endif
+        const typename V::Bytes quote = V::splat('"');
+        for (; to - from >= V::width; to -= V::width) {
+            const std::uint64_t found = V::bits(V::eq(V::load(text + to - V::width), quote));
+            if (found != 0)
+                return to - V::width +
+                       (63 - static_cast<unsigned>(__builtin_clzll(found))) / V::bits_per_byte;
+        }
+#endif
+        while (to > from)
+            if (text[--to] == '"') return to;
+        return std::string_view::npos;
+    }
+
+    // For the kernel's `plans` at buffer index `at`: false when it cannot lie in the value of a
+    // "file_path" key, the only place a plan write's path is read from. Every string a JSON line
+    // holds is quoted, so the string around `at` opens at the last unescaped quote before it, and
+    // it is a file_path's value when `"file_path"` and a colon come right before that quote. A
+    // session whose dispatch prompts all name the plan file has `plans` on every dispatch line:
+    // this keeps those lines from being parsed, or searched again whole, for a file_path.
+    // Linear in the line: a later `plans` on the same line searches back only to the one before
+    // it (found in no file_path's value, or the search would not run), whose string holds it when
+    // no unescaped quote lies between them.
+    [[gnu::noinline]] bool plans_in_file_path(std::size_t at) {
+        if (line_dropped_) return true; // the line's start is gone: checked when read again
+        const std::size_t line_at = static_cast<std::size_t>(line_start_ - buffer_offset_);
+        const std::size_t from = plans_searched_ > line_start_
+                                     ? static_cast<std::size_t>(plans_searched_ - buffer_offset_)
+                                     : line_at;
+        plans_searched_ = buffer_offset_ + at;
+        const char* const line = data_ + line_at;
+        // True when the byte at index `i` of the line follows an odd run of backslashes.
+        const auto escaped = [&](std::size_t i) {
+            std::size_t run = 0;
+            while (i > run && line[i - run - 1] == '\\') ++run;
+            return run % 2 == 1;
+        };
+        std::size_t quote = at - line_at;
+        for (;;) {
+            quote = last_quote(line, from - line_at, quote);
+            if (quote == std::string_view::npos) return false; // in the string searched before
+            if (!escaped(quote)) break;
+        }
+        std::size_t i = quote;
+        const auto skip_space = [&] {
+            while (i > 0 && (line[i - 1] == ' ' || line[i - 1] == '\t' || line[i - 1] == '\r')) --i;
+        };
+        skip_space();
+        if (i == 0 || line[i - 1] != ':') return false;
+        --i;
+        skip_space();
+        constexpr std::string_view key = "\"file_path\"";
+        return i >= key.size() && std::string_view(line + i - key.size(), key.size()) == key;
     }
 
     std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
@@ -894,53 +968,65 @@ private:
     }
 
     void defer(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles) {
+        // A line numbered at most its offset plus one fits a Deferred with it; past 2^48 bytes
+        // the scan says nothing.
+        if (offset >= Deferred::most) {
+            fail();
+            return;
+        }
         if (window_.size() >= window_capacity_) {
             if (!absorb(window_capacity_ / 2)) return;
         }
         // Reserved whole at once: growing would copy it and touch twice the pages (a page the
         // window never reaches is never touched).
         if (window_.capacity() == 0) window_.reserve(window_capacity_);
-        window_.push_back({line, offset, static_cast<std::uint32_t>(length), needles});
+        window_.emplace_back(line, offset, length, needles);
     }
 
     // Window lines read again, a block of consecutive ones at a time.
+    // The first block of a visit is small: a single reviewer's latest pair is mostly among the
+    // last lines, and a block's every page is a fault. Each next one is twice as large.
+    static constexpr std::size_t first_block_size = 16 * 1024;
+    static constexpr std::size_t block_size = 256 * 1024;
     struct Blocks {
         std::string bytes;
-        std::uint64_t offset = 0; // of bytes[0] in the file
+        std::uint64_t offset = 0;            // of bytes[0] in the file
+        std::size_t next = first_block_size; // the most the next block spans (with more lines)
     };
 
     // The raw bytes of window line `index` again; nullopt when they cannot be read. A line not
     // in `blocks` is read with the window lines next to it in the direction they are visited:
-    // forward up to line `last`, or back, at most block_size bytes. Each visit in one direction
-    // then reads every byte at most once, and a second direction has its own Blocks.
-    static constexpr std::size_t block_size = 256 * 1024;
+    // forward up to line `last`, or back, at most blocks.next bytes (16 KiB, doubling to
+    // block_size). Each visit in one direction then reads every byte at most once, and a second
+    // direction has its own Blocks.
     std::optional<std::string_view> raw_line(Blocks& blocks, std::size_t index, bool forward,
                                              std::size_t last = 0) {
         const Deferred& entry = window_[index];
-        const std::uint64_t end = entry.offset + entry.length;
-        if (entry.offset < blocks.offset || end > blocks.offset + blocks.bytes.size()) {
-            std::uint64_t from = entry.offset;
+        const std::uint64_t end = entry.offset() + entry.length();
+        if (entry.offset() < blocks.offset || end > blocks.offset + blocks.bytes.size()) {
+            std::uint64_t from = entry.offset();
             std::uint64_t to = end;
             if (forward) {
                 for (std::size_t j = index + 1; j <= last && j < window_.size(); ++j) {
-                    const std::uint64_t next = window_[j].offset + window_[j].length;
-                    if (next - from > block_size) break;
+                    const std::uint64_t next = window_[j].offset() + window_[j].length();
+                    if (next - from > blocks.next) break;
                     to = next;
                 }
             } else {
                 for (std::size_t j = index; j-- > 0;) {
-                    if (to - window_[j].offset > block_size) break;
-                    from = window_[j].offset;
+                    if (to - window_[j].offset() > blocks.next) break;
+                    from = window_[j].offset();
                 }
             }
             blocks.offset = from;
+            blocks.next = std::min(block_size, 2 * blocks.next);
             if (!source_->read_at(blocks.bytes, from, static_cast<std::size_t>(to - from))) {
                 blocks.bytes.clear();
                 return std::nullopt;
             }
         }
         return std::string_view(blocks.bytes)
-            .substr(static_cast<std::size_t>(entry.offset - blocks.offset), entry.length);
+            .substr(static_cast<std::size_t>(entry.offset() - blocks.offset), entry.length());
     }
 
     // Window line `index` copied into read_back_, ready to parse.
@@ -997,16 +1083,16 @@ private:
         for (std::size_t i = 0; i < count; ++i) {
             const Deferred& entry = window_[i];
             // Without a dispatch it could close, a verdict candidate is not even read.
-            if ((entry.needles & subagent) == 0 && scan_.dispatches.empty() &&
+            if ((entry.needles() & subagent) == 0 && scan_.dispatches.empty() &&
                 (who == Who::members || !single_open()))
                 continue;
             const auto raw = raw_line(ahead_, i, true, count - 1);
             if (!raw) return false;
-            const std::uint32_t relevant = worth_pairing(entry.needles, *raw, who);
+            const std::uint32_t relevant = worth_pairing(entry.needles(), *raw, who);
             if (relevant == 0) continue;
             const auto bytes = parse_copy(ahead_, i, true, count - 1);
             if (!bytes) return false;
-            pair_line(entry.line, *bytes, relevant, who);
+            pair_line(entry.line(), *bytes, relevant, who);
         }
         return true;
     }
@@ -1091,12 +1177,12 @@ private:
                           [&](const json::object& use, const json::object&, std::string_view type) {
                               role.dispatch_line = true;
                               if (agent_of(type) == agent.name)
-                                  role.dispatch = new_dispatch(deferred.line, agent, use);
+                                  role.dispatch = new_dispatch(deferred.line(), agent, use);
                           });
-        if (role.dispatch_line || (deferred.needles & (1u << detail::needle_verdict)) == 0)
+        if (role.dispatch_line || (deferred.needles() & (1u << detail::needle_verdict)) == 0)
             return true;
         if (const auto value = verdict_value(*bytes, parsed))
-            role.verdict = new_verdict(deferred.line, *value, *record);
+            role.verdict = new_verdict(deferred.line(), *value, *record);
         return true;
     }
 
@@ -1117,7 +1203,7 @@ private:
         constexpr std::uint32_t subagent_needle = 1u << detail::needle_subagent_type;
         std::size_t last_candidate = count; // the last verdict candidate (count: none)
         for (std::size_t entry = count; entry-- > 0;) {
-            if (window_[entry].needles & verdict_needle) {
+            if (window_[entry].needles() & verdict_needle) {
                 last_candidate = entry;
                 break;
             }
@@ -1166,7 +1252,7 @@ private:
                 continue;
             }
             const Deferred& deferred = window_[entry];
-            bool may_dispatch = (deferred.needles & subagent_needle) != 0;
+            bool may_dispatch = (deferred.needles() & subagent_needle) != 0;
             if (may_dispatch) {
                 const auto raw = raw_line(behind_, entry, false);
                 if (!raw) return std::nullopt;
@@ -1174,7 +1260,7 @@ private:
             }
             if (!may_dispatch) {
                 // Not the reviewer's dispatch: a verdict line or nothing, read when it can matter.
-                if (deferred.needles & verdict_needle) later.push_back({entry, false, {}});
+                if (deferred.needles() & verdict_needle) later.push_back({entry, false, {}});
                 continue;
             }
             if (!role_of(entry, agent, role, behind_, false)) return std::nullopt;
@@ -1425,12 +1511,13 @@ private:
     std::unique_ptr<char[]> buffer_;
     std::array<unsigned char, 16 * 1024> arena_; // uninitialised: untouched pages cost nothing
     Source* source_ = nullptr;
-    char* data_ = nullptr;            // buffer_'s first cache-line boundary
-    std::uint64_t buffer_offset_ = 0; // file offset of data_[0], a multiple of read_alignment
-    std::uint64_t line_start_ = 0;    // file offset of the current line's first byte
-    bool line_dropped_ = false;       // the current line's start is no longer in the buffer
-    std::uint32_t hits_ = 0;          // needles found in the current line
-    bool pending_entry_ = false;      // the last signal still waits for its EnterPlanMode
+    char* data_ = nullptr;             // buffer_'s first cache-line boundary
+    std::uint64_t buffer_offset_ = 0;  // file offset of data_[0], a multiple of read_alignment
+    std::uint64_t line_start_ = 0;     // file offset of the current line's first byte
+    bool line_dropped_ = false;        // the current line's start is no longer in the buffer
+    std::uint64_t plans_searched_ = 0; // file offset: the line's `plans` before it are checked
+    std::uint32_t hits_ = 0;           // needles found in the current line
+    bool pending_entry_ = false;       // the last signal still waits for its EnterPlanMode
     bool failed_ = false;
     std::string long_line_;
     std::string read_back_; // a window line read again, to parse

@@ -402,6 +402,25 @@ BOOST_AUTO_TEST_CASE(random_sessions_decide_alike_in_order_and_settled) {
     }
 }
 
+// Window lines of every length the window holds: a verdict line of 100 KB closing a dispatch whose
+// prompt is 70 KB (each longer than the read buffer's half, so read again when paired), behind
+// 20 KB lines that take a walk back several blocks, each larger than the one before, to read.
+BOOST_AUTO_TEST_CASE(long_window_lines_settle_as_they_were_written) {
+    TranscriptBuilder t;
+    planner_session(t);
+    const std::size_t dispatch =
+        t.dispatch("viber:planner-review", "toolu_A", std::string(70 * 1024, 'p'));
+    const std::size_t verdict =
+        t.tool_result("toolu_A", std::string(100 * 1024, 'x') + "\nVERDICT: FAIL");
+    for (int i = 0; i < 40; ++i) {
+        const std::string id = "toolu_C" + std::to_string(i);
+        t.dispatch("viber:task-coder", id, std::string(20 * 1024, 'q'));
+        t.tool_result(id, std::string(20 * 1024, 'r') + "\nVERDICT: PASS");
+    }
+    BOOST_TEST(refuses_on_pair(agreed(t, planner_text), "Next step: fix the findings.", dispatch,
+                               verdict));
+}
+
 BOOST_AUTO_TEST_CASE(a_file_of_dispatches_past_the_window_settles_from_the_file) {
     // More candidates than the hook's window holds, read back from the file in blocks: the pair
     // and the open dispatch before the first overflow, running dispatches after it, and the

@@ -370,3 +370,58 @@ BOOST_AUTO_TEST_CASE(a_plan_write_line_holds_both_plans_and_file_path_by_every_k
         }
     }
 }
+
+// The scanner keeps a line's `plans` only where it lies in the value of a "file_path" key (a
+// dispatch whose prompt names the plan file is then never parsed for a plan write): whatever JSON
+// allows around and inside that value, every spelling the parse reads as a plan write is still
+// one, by every kernel, at buffer sizes that cut the line anywhere and that hold it whole.
+BOOST_AUTO_TEST_CASE(a_plan_write_is_found_however_its_file_path_value_is_spelled) {
+    const auto write = [](const std::string& before, const std::string& input) {
+        return R"({"message":{"content":[)" + before +
+               R"({"type":"tool_use","name":"Write","input":{)" + input + "}}]}}";
+    };
+    struct Spelling {
+        std::string line;
+        std::string path; // as the parse reads it
+    };
+    const std::vector<Spelling> spellings{
+        // Spaces and tabs around the colon.
+        {write("", R"("file_path" :	 "/r/plans/p.md")"), "/r/plans/p.md"},
+        // Escaped slashes.
+        {write("", R"("file_path":"\/r\/plans\/p.md")"), "/r/plans/p.md"},
+        // An escaped quote in the value before `plans`, after one and after three backslashes.
+        {write("", R"("file_path":"/r/a\"b/plans/p.md")"), "/r/a\"b/plans/p.md"},
+        {write("", R"("file_path":"/r/a\\\"b/plans/p.md")"), "/r/a\\\"b/plans/p.md"},
+        // Windows separators, written escaped.
+        {write("", R"("file_path":"C:\\r\\plans\\p.md")"), "C:\\r\\plans\\p.md"},
+        // A string ending in an escaped backslash just before the key.
+        {write("", R"("content":"x\\","file_path":"/r/plans/p.md")"), "/r/plans/p.md"},
+        // `plans` twice in a text first (with an escaped quote between), then in the file_path.
+        {write(R"({"type":"text","text":"plans \" plans"},)", R"("file_path":"/r/plans/p.md")"),
+         "/r/plans/p.md"},
+        // `plans` in another key's value and in a key of its own before the file_path.
+        {write("", R"("plans":"plans","file_path":"/r/plans/p.md")"), "/r/plans/p.md"},
+        // The same path segment twice.
+        {write("", R"("file_path":"/r/plans/plans/p.md")"), "/r/plans/plans/p.md"},
+    };
+    constexpr PairedAgent reviewers[] = {
+        {.name = "planner-review", .rule = PairRule::single_reviewer}};
+    for (const Spelling& spelling : spellings) {
+        const std::string text = R"({"pad":"x"})"
+                                 "\n" +
+                                 spelling.line + "\n";
+        for (const auto kernel :
+             {Kernel::scalar, Kernel::sse2, Kernel::avx2, Kernel::avx512, Kernel::neon}) {
+            for (std::size_t buffer = 64; buffer <= text.size() + 64; buffer += 5) {
+                const Scan gate = scan_bytes_with(text, Request{Signals::planner, true, reviewers},
+                                                  buffer, kernel);
+                BOOST_TEST_REQUIRE(gate.readable);
+                BOOST_TEST_REQUIRE(gate.last_plan_write.has_value(),
+                                   spelling.line << " buffer " << buffer);
+                BOOST_TEST_REQUIRE(gate.last_plan_write->line == 2u);
+                BOOST_TEST_REQUIRE(gate.last_plan_write->file_path == spelling.path,
+                                   spelling.line << " buffer " << buffer);
+            }
+        }
+    }
+}
