@@ -855,7 +855,7 @@ private:
         --i;
         skip_space();
         constexpr std::string_view key = "\"file_path\"";
-        return i >= key.size() && std::string_view(line + i - key.size(), key.size()) == key;
+        return i >= key.size() && std::memcmp(line + i - key.size(), key.data(), key.size()) == 0;
     }
 
     std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
