@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
@@ -795,23 +796,24 @@ private:
                    : relevant & ~plans_bit;
     }
 
-    // The index of the last `"` in text[from, to), or npos: a vector of bytes at a time back from
-    // `to` (the string around a `plans` mostly opens a path's length before it).
+    // The index of the last `"` in text[from, to), or npos: 8 bytes at a time back from `to` (the
+    // string around a `plans` mostly opens a path's length before it). Called from inside the
+    // vector kernels, so in general-purpose registers only: a legacy SSE instruction there, with
+    // the kernel's wide registers live, costs a state transition each time (GCC does not always
+    // put a vzeroupper before the call), which made the search slower than the whole kernel.
     static std::size_t last_quote(const char* text, std::size_t from, std::size_t to) {
-#if VIBER_SIMD_X86 || VIBER_SIMD_NEON
-#if VIBER_SIMD_X86
-        using V = simd::Sse2;
-#else
-        using V = simd::Neon;
-#endif
-        const typename V::Bytes quote = V::splat('"');
-        for (; to - from >= V::width; to -= V::width) {
-            const std::uint64_t found = V::bits(V::eq(V::load(text + to - V::width), quote));
-            if (found != 0)
-                return to - V::width +
-                       (63 - static_cast<unsigned>(__builtin_clzll(found))) / V::bits_per_byte;
+        if constexpr (std::endian::native == std::endian::little) {
+            constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+            for (; to - from >= 8; to -= 8) {
+                std::uint64_t word;
+                std::memcpy(&word, text + to - 8, 8);
+                word ^= 0x2222222222222222ull; // a quote becomes a zero byte
+                // The high bit of each byte that is zero, exactly (no carry crosses a byte).
+                const std::uint64_t zero = ~(((word & low7) + low7) | word | low7);
+                if (zero != 0)
+                    return to - 8 + (63 - static_cast<unsigned>(__builtin_clzll(zero))) / 8;
+            }
         }
-#endif
         while (to > from)
             if (text[--to] == '"') return to;
         return std::string_view::npos;

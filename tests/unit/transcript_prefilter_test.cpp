@@ -392,6 +392,9 @@ BOOST_AUTO_TEST_CASE(a_plan_write_is_found_however_its_file_path_value_is_spelle
         // An escaped quote in the value before `plans`, after one and after three backslashes.
         {write("", R"("file_path":"/r/a\"b/plans/p.md")"), "/r/a\"b/plans/p.md"},
         {write("", R"("file_path":"/r/a\\\"b/plans/p.md")"), "/r/a\\\"b/plans/p.md"},
+        // A `#` right after the value's opening quote (one above a zero byte, to a search for the
+        // quote a word at a time).
+        {write("", R"("file_path":"#/r/plans/p.md")"), "#/r/plans/p.md"},
         // Windows separators, written escaped.
         {write("", R"("file_path":"C:\\r\\plans\\p.md")"), "C:\\r\\plans\\p.md"},
         // A string ending in an escaped backslash just before the key.
