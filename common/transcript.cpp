@@ -125,18 +125,69 @@ std::size_t kernel_scalar(const char* data, std::size_t from, std::size_t to, Si
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// A block of positions where the vector kernel found events, as `V::bits` gives them: every event,
+// the newlines, and each wanted needle's probe matches.
+struct EventBlock {
+    std::size_t block;
+    std::uint64_t events;
+    std::uint64_t newlines;
+    std::uint64_t per_needle[detail::needle_count];
+};
+
+// The vector kernel hands its event blocks to the sink this many at a time: no vector register
+// survives a call, so each call out of the loop saves and reloads every pinned splat, and a
+// transcript has an event (a newline at least) in most blocks of a short line.
+constexpr std::size_t event_batch = 16;
+// handle_events() when every event was handled.
+constexpr std::size_t events_handled = static_cast<std::size_t>(-1);
+
+// Hands the events of `count` event blocks to the sink in position order: sink.newline(i) for a
+// newline, sink.hit(i, needle) for a needle its memcmp confirms. Returns events_handled, or the
+// position after a newline for which sink.newline returned false (the events after it are left).
+// Out of line and in general-purpose registers: the vector loop stays small, and calls into the
+// sink are made with no vector register live.
+template <std::uint32_t Mask, unsigned per_byte, class Sink>
+[[gnu::noinline]] std::size_t handle_events(const char* data, const EventBlock* blocks,
+                                            std::size_t count, Sink& sink) {
+    constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
+    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
+    for (std::size_t b = 0; b < count; ++b) {
+        const EventBlock& found = blocks[b];
+        std::uint64_t events = found.events;
+        while (events != 0) {
+            const auto bit = static_cast<unsigned>(__builtin_ctzll(events));
+            const unsigned lane = bit / per_byte;
+            events &= ~(lane_ones << (lane * per_byte));
+            const std::size_t pos = found.block + lane;
+            if ((found.newlines >> bit) & 1u) {
+                if (!sink.newline(pos)) return pos + 1;
+                continue;
+            }
+            // Unrolled, so each confirming memcmp has a constant size and is inlined.
+#pragma GCC unroll 16
+            for (std::size_t k = 0; k < needles.size(); ++k) {
+                if (wanted(k) && ((found.per_needle[k] >> bit) & 1u) &&
+                    confirm(data + pos - needles[k].first, k))
+                    sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
+            }
+        }
+    }
+    return events_handled;
+}
+
 // The vector kernel, one template over the vector width `V` (common/simd.hpp): splats of the probe
 // bytes, pinned so that none is rebuilt inside the loop, compared with unaligned loads; `bits`
 // turns a compare result into a 64-bit mask of `bits_per_byte` set bits per matching position.
 // Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
 // Positions are those of the first probe byte: the kernel reads `look_behind` bytes before `from`.
+// Blocks with events are gathered and handed on event_batch at a time (handle_events); a sink
+// that stops the kernel at a newline leaves the blocks gathered after it to the next call.
 template <class V, std::uint32_t Mask, class Sink>
 inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
     using Bytes = typename V::Bytes;
     using Lanes = typename V::Lanes;
     constexpr std::size_t width = V::width;
     constexpr unsigned per_byte = V::bits_per_byte;
-    constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
     const Bytes newline = V::pin(V::splat('\n'));
     constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
     Bytes first_byte[detail::needle_count];
@@ -149,6 +200,8 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
         first_byte[k] = V::pin(V::splat(needles[k].text[needles[k].first]));
         second_byte[k] = V::pin(V::splat(needles[k].text[needles[k].second]));
     }
+    EventBlock gathered[event_batch];
+    std::size_t count = 0;
     for (std::size_t block = from; block < to; block += width) {
         const char* at = data + block;
         Lanes match[detail::needle_count];
@@ -165,30 +218,22 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
             any = V::either(any, match[k]);
         }
         if (V::none(any)) continue;
-        std::uint64_t events = V::bits(any);
-        if (to - block < width) events &= (std::uint64_t{1} << ((to - block) * per_byte)) - 1;
-        const std::uint64_t newlines = V::bits(newline_lanes);
-        std::uint64_t per_needle[detail::needle_count];
-        for (std::size_t k = 0; k < needles.size(); ++k)
-            per_needle[k] = wanted(k) ? V::bits(match[k]) : 0;
-        while (events != 0) {
-            const auto bit = static_cast<unsigned>(__builtin_ctzll(events));
-            const unsigned lane = bit / per_byte;
-            events &= ~(lane_ones << (lane * per_byte));
-            const std::size_t pos = block + lane;
-            if ((newlines >> bit) & 1u) {
-                if (!sink.newline(pos)) return pos + 1;
-                continue;
-            }
-            // Unrolled too, so each confirming memcmp has a constant size and is inlined.
+        EventBlock& found = gathered[count++];
+        found.block = block;
+        found.events = V::bits(any);
+        if (to - block < width) found.events &= (std::uint64_t{1} << ((to - block) * per_byte)) - 1;
+        found.newlines = V::bits(newline_lanes);
 #pragma GCC unroll 16
-            for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (((per_needle[k] >> bit) & 1u) && confirm(data + pos - needles[k].first, k))
-                    sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
-            }
+        for (std::size_t k = 0; k < needles.size(); ++k)
+            if (wanted(k)) found.per_needle[k] = V::bits(match[k]);
+        if (count == event_batch) {
+            const std::size_t stop = handle_events<Mask, per_byte>(data, gathered, count, sink);
+            if (stop != events_handled) return stop;
+            count = 0;
         }
     }
-    return to;
+    const std::size_t stop = handle_events<Mask, per_byte>(data, gathered, count, sink);
+    return stop != events_handled ? stop : to;
 }
 
 #if VIBER_SIMD_X86
