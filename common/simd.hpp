@@ -16,6 +16,10 @@
 //   splat(c), pin(b), load(at)                  a byte everywhere, kept; an unaligned load
 //   eq(a, b), both(x, y), either(x, y)          lanes equal; and, or on Lanes
 //   none(x), bits(x)                            no lane set; a 64-bit mask of the lanes
+//   leave()                                     before a call out of a scanner's loop: vzeroupper
+//                                               with AVX2 and AVX-512BW (code built for SSE2 runs
+//                                               slowly while wide registers are dirty, and GCC does
+//                                               not always put one before a call), else nothing
 // SSE2 and AVX2 (the widths of the payload's string runs) also have
 //   store(at, b), at_most(a, c)                 an unaligned store; lanes whose unsigned byte <= c
 // and AVX2 and AVX-512BW, for lookups of a 16-entry byte table on each nibble (`pshufb`):
@@ -77,6 +81,7 @@ struct Sse2 {
     static Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
     static bool none(Lanes a) { return _mm_movemask_epi8(a) == 0; }
     static std::uint64_t bits(Lanes a) { return static_cast<std::uint32_t>(_mm_movemask_epi8(a)); }
+    static void leave() {}
 };
 #endif
 
@@ -125,6 +130,7 @@ struct Avx2 {
         const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
         return ~static_cast<std::uint32_t>(_mm256_movemask_epi8(none));
     }
+    VIBER_AVX2 static void leave() { _mm256_zeroupper(); }
     VIBER_AVX2 static std::uint64_t high_bits(Bytes b) {
         return static_cast<std::uint32_t>(_mm256_movemask_epi8(b));
     }
@@ -165,6 +171,7 @@ struct Avx512 {
     }
     VIBER_AVX512 static std::uint64_t meet(Bytes a, Bytes b) { return _mm512_test_epi8_mask(a, b); }
     VIBER_AVX512 static std::uint64_t high_bits(Bytes b) { return _mm512_movepi8_mask(b); }
+    VIBER_AVX512 static void leave() { _mm256_zeroupper(); }
 };
 #undef VIBER_AVX512
 #endif
@@ -192,6 +199,7 @@ struct Neon {
     static std::uint64_t bits(Lanes a) {
         return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(a), 4)), 0);
     }
+    static void leave() {}
 };
 #endif
 

@@ -227,11 +227,13 @@ inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t
         for (std::size_t k = 0; k < needles.size(); ++k)
             if (wanted(k)) found.per_needle[k] = V::bits(match[k]);
         if (count == event_batch) {
+            V::leave();
             const std::size_t stop = handle_events<Mask, per_byte>(data, gathered, count, sink);
             if (stop != events_handled) return stop;
             count = 0;
         }
     }
+    V::leave();
     const std::size_t stop = handle_events<Mask, per_byte>(data, gathered, count, sink);
     return stop != events_handled ? stop : to;
 }
@@ -842,10 +844,10 @@ private:
     }
 
     // The index of the last `"` in text[from, to), or npos: 8 bytes at a time back from `to` (the
-    // string around a `plans` mostly opens a path's length before it). Called from inside the
-    // vector kernels, so in general-purpose registers only: a legacy SSE instruction there, with
-    // the kernel's wide registers live, costs a state transition each time (GCC does not always
-    // put a vzeroupper before the call), which made the search slower than the whole kernel.
+    // string around a `plans` mostly opens a path's length before it). In general-purpose
+    // registers, whatever state the vector registers are in when a kernel's events reach it: a
+    // legacy SSE instruction while a kernel's wide registers are dirty costs a state transition
+    // each time, which once made this search slower than the whole kernel.
     static std::size_t last_quote(const char* text, std::size_t from, std::size_t to) {
         if constexpr (std::endian::native == std::endian::little) {
             constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
