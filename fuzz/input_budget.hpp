@@ -9,11 +9,18 @@
 // of 1,000 `nice` takes 0.5 ms in release and about 25 ms here): a linear decision stays far
 // inside it, a quadratic one leaves it within a few KiB. The release binary's own figures are
 // bench/'s.
+//
+// A run over the budget is run again, three runs in all, and only an input over it on every run
+// is a finding: a decision that is slow or fat for its input is so each time, while the
+// allocator's housekeeping lands on whichever run is current. On a VM whose page faults cost
+// 12 us each, a 15-byte decision took 80 to 110 ms of CPU time now and then (5,660 page faults in
+// one such run, with the resident set grown by 52 KB), and a few ms when run again.
 #pragma once
 
 #include "common/decision.hpp"
 #include "common/trace.hpp"
 
+#include <algorithm>
 #include <boost/json/object.hpp>
 #include <cstddef>
 #include <cstdio>
@@ -27,28 +34,52 @@ namespace viber::fuzzing {
 class InputBudget {
 public:
     explicit InputBudget(std::size_t input_bytes)
-        : max_ms_(ms_per_kib * static_cast<long long>(1 + input_bytes / 1024)),
-          rss_(resident_bytes()), start_ns_(cpu_ns()) {}
-    InputBudget(const InputBudget&) = delete;
-    InputBudget& operator=(const InputBudget&) = delete;
+        : max_ms_(ms_per_kib * static_cast<long long>(1 + input_bytes / 1024)) {}
 
-    ~InputBudget() {
-        const long long ms = (cpu_ns() - start_ns_) / 1000000;
-        const long long grown = resident_bytes() - rss_;
-        if (ms > max_ms_) {
-            std::fprintf(stderr, "input budget: the decision took %lld ms (limit %lld)\n", ms,
-                         max_ms_);
+    // Runs `run` (the same work each time), again while a run is over the budget, at most `runs`
+    // times in all; aborts when every run was over it.
+    template <class Run> void enforce(Run&& run) const {
+        Cost least;
+        for (int attempt = 0; attempt < runs; ++attempt) {
+            const Cost cost = cost_of(run);
+            if (cost.ms <= max_ms_ && cost.grown <= max_growth) return;
+            least.ms = attempt == 0 ? cost.ms : std::min(least.ms, cost.ms);
+            least.grown = attempt == 0 ? cost.grown : std::min(least.grown, cost.grown);
+        }
+        if (least.ms > max_ms_) {
+            std::fprintf(stderr,
+                         "input budget: the decision took %lld ms or more in %d runs "
+                         "(limit %lld)\n",
+                         least.ms, runs, max_ms_);
             std::abort();
         }
-        if (grown > max_growth) {
-            std::fprintf(stderr, "input budget: the resident set grew by %lld bytes\n", grown);
+        if (least.grown > max_growth) {
+            std::fprintf(stderr,
+                         "input budget: the resident set grew by %lld bytes or more in "
+                         "%d runs\n",
+                         least.grown, runs);
             std::abort();
         }
+        // Else each run was over one bound and within the other: no bound was over every time.
     }
 
 private:
     static constexpr long long ms_per_kib = 50;
     static constexpr long long max_growth = 64LL << 20;
+    static constexpr int runs = 3;
+
+    // What one run cost: this thread's CPU time, and how much the resident set grew.
+    struct Cost {
+        long long ms = 0;
+        long long grown = 0;
+    };
+
+    template <class Run> static Cost cost_of(Run& run) {
+        const long long rss = resident_bytes();
+        const long long start_ns = cpu_ns();
+        run();
+        return {(cpu_ns() - start_ns) / 1000000, resident_bytes() - rss};
+    }
 
     // The resident set now (Linux: /proc/self/statm; elsewhere the check is off).
     static long long resident_bytes() {
@@ -60,16 +91,14 @@ private:
         return read == 2 ? resident * ::sysconf(_SC_PAGESIZE) : 0;
     }
 
-    long long max_ms_;
-    long long rss_;
-    long long start_ns_;
-
     // This thread's CPU time.
     static long long cpu_ns() {
         timespec now{};
         ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
         return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
     }
+
+    long long max_ms_;
 };
 
 // A guard's whole decision on `command` as the Bash call of viber:task-coder (with `cwd` when it
@@ -83,12 +112,14 @@ inline void decide_guard_within_budget(std::string_view command, std::string_vie
                                 {"tool_input", boost::json::object{{"command", command}}}};
     if (!cwd.empty()) payload["cwd"] = cwd;
     const HookInput in{&payload, command};
+    const InputBudget budget(command.size());
     for (const bool explaining : {false, true}) {
-        Trace trace = explaining ? Trace::explaining() : Trace();
-        const InputBudget budget(command.size());
-        const Decision decision = decide(in, trace);
-        if (decision.kind == DecisionKind::deny && !decision.reason.starts_with(reason_prefix))
-            std::abort();
+        budget.enforce([&] {
+            Trace trace = explaining ? Trace::explaining() : Trace();
+            const Decision decision = decide(in, trace);
+            if (decision.kind == DecisionKind::deny && !decision.reason.starts_with(reason_prefix))
+                std::abort();
+        });
     }
 }
 
