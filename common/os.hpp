@@ -8,10 +8,12 @@
 // this layer only).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -120,11 +122,41 @@ private:
 #endif
 };
 
+// The capacity to reserve for a std::string that will hold `bytes`: `bytes` itself, except on
+// Linux with glibc from 1 MiB on, where it is rounded up so the allocation is a whole number of
+// 2 MiB huge pages. glibc serves such a request with an mmap of exactly that length (a request of
+// k * 2 MiB - 32 bytes: 16 bytes of chunk header, the string's terminating NUL and malloc's
+// 16-byte rounding), and Linux places a mapping that is a multiple of 2 MiB on a 2 MiB boundary,
+// so every byte of the buffer can be a huge page (expect_writes) instead of only the huge pages
+// that happen to fit inside it.
+std::size_t huge_page_capacity(std::size_t bytes);
+
 // A fresh buffer of `room` bytes whose first `written` are about to be written. On Linux the
-// kernel may back a buffer of 2 MiB or more with huge pages, and the first `written` bytes, from
-// 256 KiB on, are taken in one call instead of one page fault for each 4 KiB, which is most of the
-// cost of reading a file or payload of that size. Elsewhere, and below those sizes, nothing.
+// kernel may back a buffer of 2 MiB or more with huge pages (all of it when its allocation starts
+// on a 2 MiB boundary, see huge_page_capacity), and the first `written` bytes, from 256 KiB on,
+// are taken in one call instead of one page fault for each 4 KiB, which is most of the cost of
+// reading a file or payload of that size. Elsewhere, and below those sizes, nothing.
 void expect_writes(char* data, std::size_t written, std::size_t room);
+
+// Room for at least `count` elements in `v`, the ones it holds moved into a fresh allocation
+// sized by huge_page_capacity and announced to expect_writes before they land, so a vector that
+// grows to megabytes is backed by huge pages where the OS has them. Nothing when `v` has the room.
+template <class T> void reserve_on_huge_pages(std::vector<T>& v, std::size_t count) {
+    if (v.capacity() >= count || count > v.max_size()) return;
+    std::vector<T> next;
+    next.reserve(std::max(count, huge_page_capacity(count * sizeof(T)) / sizeof(T)));
+    expect_writes(reinterpret_cast<char*>(next.data()), v.size() * sizeof(T),
+                  next.capacity() * sizeof(T));
+    next.insert(next.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
+    v.swap(next);
+}
+
+// v.push_back(x), the vector doubling through reserve_on_huge_pages once it holds 512 KiB.
+template <class T> void push_back_on_huge_pages(std::vector<T>& v, T x) {
+    if (v.size() == v.capacity() && v.size() >= (std::size_t{512} << 10) / sizeof(T))
+        reserve_on_huge_pages(v, 2 * v.size());
+    v.push_back(std::move(x));
+}
 
 // ---------------------------------------------------------------------------------------------
 // This executable

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits>
 #include <memory>
 #include <poll.h>
 #include <sys/mman.h>
@@ -23,6 +24,9 @@
 #include <sys/prctl.h>
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 // Linux 5.14's value; older C library headers lack the name
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 // Linux 6.1's value
 #endif
 #endif
 #ifdef __APPLE__
@@ -77,17 +81,59 @@ void prepare_standard_streams() {
     std::signal(SIGPIPE, SIG_IGN);
 }
 
+namespace {
+
+#ifdef __linux__
+constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
+#if defined(__GLIBC__)
+// What glibc adds to an mmap-served request, std::string's terminating NUL included: the
+// allocation's mapping starts this far before the string's first byte, less the NUL.
+constexpr std::size_t glibc_chunk_overhead = 32;
+constexpr std::size_t glibc_chunk_header = 16;
+#endif
+#endif
+
+} // namespace
+
+std::size_t huge_page_capacity(std::size_t bytes) {
+#if defined(__linux__) && defined(__GLIBC__)
+    // From half a huge page on: the zeroing of a huge page's unused part costs less than faulting
+    // in what is used 4 KiB at a time.
+    if (bytes < huge_page / 2 || bytes > std::numeric_limits<std::size_t>::max() / 2) return bytes;
+    const std::size_t whole = (bytes + glibc_chunk_overhead + huge_page - 1) & ~(huge_page - 1);
+    return whole - glibc_chunk_overhead;
+#else
+    return bytes;
+#endif
+}
+
 void expect_writes(char* data, std::size_t written, std::size_t room) {
 #ifdef __linux__
-    constexpr std::uintptr_t huge_page = std::uintptr_t{2} << 20;
     constexpr std::uintptr_t page = 4096;
     constexpr std::size_t worth_a_call = std::size_t{256} << 10;
     const auto begin = reinterpret_cast<std::uintptr_t>(data);
-    if (room >= huge_page) {
-        // Only whole pages inside the buffer: a hint never reaches memory the buffer does not own.
-        const std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
-        const std::uintptr_t last = (begin + room) & ~(huge_page - 1);
+    if (room >= huge_page / 2) {
+        // Only whole huge pages inside the buffer, or, for a buffer that starts just past a huge
+        // page boundary (glibc's chunk header, see huge_page_capacity), inside its mapping from
+        // that boundary on. Neither hint changes a byte of memory.
+        std::uintptr_t first = (begin + huge_page - 1) & ~(huge_page - 1);
+        std::uintptr_t end = begin + room;
+#if defined(__GLIBC__)
+        if ((begin & (huge_page - 1)) == glibc_chunk_header) {
+            // The mapping goes on to the page boundary at or after the header and the room.
+            first = begin - glibc_chunk_header;
+            end = (begin + room + page - 1) & ~(page - 1);
+        }
+#endif
+        const std::uintptr_t last = end & ~(huge_page - 1);
         if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#if defined(__GLIBC__)
+        // glibc wrote the chunk header before the hint, so that first huge page is in 4 KiB pages
+        // already; when it is about to be written anyway, it is made one huge page now (Linux 6.1;
+        // an older kernel refuses and it stays as it is).
+        if (last > first && first + glibc_chunk_header == begin && written > 0)
+            ::madvise(reinterpret_cast<void*>(first), huge_page, MADV_COLLAPSE);
+#endif
     }
     if (written < worth_a_call) return;
     // Linux 5.14; an older kernel refuses it and the pages fault as they are written.
@@ -131,8 +177,9 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     // by reserve(), so the copy already lands on the pages taken in one call.
     const auto move_to_buffer_of = [&](std::size_t room) {
         std::string next;
-        next.reserve(room);
-        expect_writes(next.data(), file_bytes ? next.capacity() : used, next.capacity());
+        next.reserve(huge_page_capacity(room));
+        expect_writes(next.data(), file_bytes ? std::min(next.capacity(), *file_bytes + 1) : used,
+                      next.capacity());
         next.append(bytes, 0, used);
         bytes.swap(next);
     };
@@ -141,8 +188,9 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
         if (used == bytes.size()) {
             if (used >= bound) return std::nullopt;
             if (used == bytes.capacity()) move_to_buffer_of(std::min(bound, used * 2));
-            bytes.resize(file_bytes ? bytes.capacity()
-                                    : std::min(bytes.capacity(), used + pipe_read));
+            bytes.resize(std::min(
+                {bytes.capacity(), bound,
+                 file_bytes ? std::max(*file_bytes + 1, used + pipe_read) : used + pipe_read}));
         }
         pollfd pfd{fd, POLLIN, 0};
         const int ready =

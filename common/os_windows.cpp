@@ -67,6 +67,10 @@ bool is_regular(HANDLE h, BY_HANDLE_FILE_INFORMATION* info) {
 
 } // namespace
 
+std::size_t huge_page_capacity(std::size_t bytes) {
+    return bytes;
+}
+
 void expect_writes(char*, std::size_t, std::size_t) {}
 
 std::optional<std::tm> utc_calendar(std::time_t seconds) {

@@ -2,6 +2,7 @@
 #include "common/shell_lexer.hpp"
 
 #include "common/ascii.hpp"
+#include "common/os.hpp"
 #include "common/trace.hpp"
 
 #include <algorithm>
@@ -112,8 +113,10 @@ public:
     std::string_view store(std::string_view text) {
         if (text.empty()) return {};
         if (chunks_.empty() || chunks_.back().size - chunks_.back().used < text.size()) {
-            const std::size_t size = std::max<std::size_t>(text.size(), 16384);
-            chunks_.push_back({std::make_unique<char[]>(size), size, 0});
+            const std::size_t size =
+                os::huge_page_capacity(std::max<std::size_t>(text.size(), 16384));
+            chunks_.push_back({std::make_unique_for_overwrite<char[]>(size), size, 0});
+            os::expect_writes(chunks_.back().bytes.get(), text.size(), size);
         }
         Chunk& chunk = chunks_.back();
         char* at = chunk.bytes.get() + chunk.used;
@@ -577,7 +580,8 @@ private:
             } else if (c == '(') {
                 open.push_back(static_cast<std::uint32_t>(i));
             } else if (c == ')' && !open.empty()) {
-                paren_pairs_.emplace_back(open.back(), static_cast<std::uint32_t>(i));
+                os::push_back_on_huge_pages(paren_pairs_,
+                                            {open.back(), static_cast<std::uint32_t>(i)});
                 open.pop_back();
             }
         }
@@ -698,7 +702,7 @@ private:
             }
             if (pos_ > src_.size()) pos_ = src_.size();
             if (heredoc.feeds_shell && !deeper_than_cap(depth + 1)) {
-                r_.path.push_back({heredoc.shell, "<<"});
+                os::push_back_on_huge_pages(r_.path, PathStep{heredoc.shell, "<<"});
                 Lexer(r_, src_.substr(body_begin, body_end - body_begin), depth + 1, fed_by_input_,
                       via_find_)
                     .run();
@@ -751,7 +755,7 @@ private:
         const std::size_t begin = pos_;
         std::string_view body;
         const bool idiom = how == "$(…)" && cat_heredoc_idiom(body);
-        r_.path.push_back({"", how});
+        os::push_back_on_huge_pages(r_.path, PathStep{"", how});
         PipeText printed = parse_list(depth + 1, true);
         r_.path.pop_back();
         if (idiom) {
@@ -836,7 +840,7 @@ private:
         if (body.find_first_not_of(" \t\n") == std::string::npos) return; // `` runs nothing
         if (deeper_than_cap(depth + 1)) return;
         const std::string_view stored = r_.arena.store(body);
-        r_.path.push_back({"", "`…`"});
+        os::push_back_on_huge_pages(r_.path, PathStep{"", "`…`"});
         Lexer(r_, stored, depth + 1, fed_by_input_, via_find_).run();
         r_.path.pop_back();
     }
@@ -1384,7 +1388,7 @@ private:
     void nested(std::string_view line, unsigned depth, PathStep step, bool fed, bool find) {
         if (deeper_than_cap(depth + 1)) return;
         if (line.find_first_not_of(" \t\n") == std::string_view::npos) return;
-        r_.path.push_back(step);
+        os::push_back_on_huge_pages(r_.path, step);
         Lexer(r_, line, depth + 1, fed, find).run();
         r_.path.pop_back();
     }
@@ -1397,7 +1401,12 @@ private:
 
     std::string_view join_scripts(const SimpleCommand& simple, std::span<const Word> words,
                                   std::string_view prefix = {}) {
-        std::string line(prefix);
+        std::size_t bytes = prefix.size();
+        for (const Word& w : words) bytes += script_of(simple, w).size() + 1;
+        std::string line;
+        line.reserve(os::huge_page_capacity(bytes));
+        os::expect_writes(line.data(), bytes, line.capacity());
+        line += prefix;
         for (const Word& w : words) {
             if (!line.empty()) line += ' ';
             line += script_of(simple, w);
@@ -1636,6 +1645,8 @@ private:
                             ++i;
                             continue;
                         }
+                        os::reserve_on_huge_pages(simple.words,
+                                                  simple.words.size() + split.size() - 1);
                         const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
                         simple.words.erase(at);
                         simple.words.insert(simple.words.begin() + static_cast<std::ptrdiff_t>(i),
@@ -1718,7 +1729,7 @@ private:
                         }
                         end = marker;
                     }
-                    r_.path.push_back({name, rule->subcommand});
+                    os::push_back_on_huge_pages(r_.path, PathStep{name, rule->subcommand});
                     walk.fed_by_input = fed;
                     version_suffix = rule->version_suffix;
                     i = reading.command;
@@ -1737,7 +1748,7 @@ private:
                         const Word& string = words[*at];
                         const std::string_view s = string.text;
                         if (s == "$@" || s == "\"$@\"") {
-                            r_.path.push_back({name, "-c"});
+                            os::push_back_on_huge_pages(r_.path, PathStep{name, "-c"});
                             i = *at + 2; // the words after $0 are the command
                             continue;
                         }
@@ -1800,6 +1811,12 @@ private:
                                words[first].text.find_first_not_of("neE", 1) ==
                                    std::string_view::npos)
                             ++first;
+                    // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
+                    std::size_t bytes = 0;
+                    for (std::size_t k = first; k < end; ++k)
+                        bytes += script_of(simple, words[k]).size() + 1;
+                    piped.text.reserve(os::huge_page_capacity(bytes));
+                    os::expect_writes(piped.text.data(), bytes, piped.text.capacity());
                     for (std::size_t k = first; k < end; ++k) {
                         if (k > first) piped.text += ' ';
                         piped.text += script_of(simple, words[k]);
@@ -1827,7 +1844,7 @@ private:
                       const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work) {
         std::vector<Walk> found;
         const std::size_t path_size = r_.path.size() + 1;
-        r_.path.push_back({rule.name, "-exec"});
+        os::push_back_on_huge_pages(r_.path, PathStep{rule.name, "-exec"});
         while (i < end) {
             const std::string_view w = words[i].text;
             const bool opens =
@@ -1850,11 +1867,13 @@ private:
 
     // A long simple command reserves, once, room for every word the rest of its buffer can hold
     // (each takes at least two bytes): the vector never grows by copying, and the pages it does
-    // not fill are never touched.
+    // not fill are never touched (from 1 MiB on, huge pages where the OS has them: half a million
+    // words are 12 MB, three thousand 4 KiB page faults).
     void push_word(SimpleCommand& simple, const Word& w) {
         std::vector<Word>& words = simple.words;
         if (words.size() == words.capacity() && words.size() >= 256)
-            words.reserve(words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1);
+            os::reserve_on_huge_pages(
+                words, words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1);
         words.push_back(w);
     }
 
@@ -2010,7 +2029,7 @@ private:
                 }
                 frames.push_back(Frame::subshell);
                 ++depth;
-                r_.path.push_back({"", "( )"});
+                os::push_back_on_huge_pages(r_.path, PathStep{"", "( )"});
                 continue;
             }
             if (c == ')') {

@@ -10,11 +10,16 @@
 #include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 namespace os = viber::os;
 using viber::testing::ScratchDir;
@@ -216,3 +221,105 @@ BOOST_AUTO_TEST_CASE(utc_calendar_and_byte_search) {
     BOOST_TEST(!os::contains_bytes("a viber b", "viber:"));
     BOOST_TEST(os::contains_bytes("abc", ""));
 }
+
+BOOST_AUTO_TEST_CASE(huge_page_capacity_rounds_megabyte_buffers_to_whole_huge_pages) {
+    constexpr std::size_t mib = std::size_t{1} << 20;
+    for (const std::size_t small : {std::size_t{0}, std::size_t{1}, std::size_t{64} << 10, mib - 1})
+        BOOST_TEST(os::huge_page_capacity(small) == small);
+    for (const std::size_t bytes :
+         {mib, 2 * mib - 33, 2 * mib - 32, 2 * mib - 31, 2 * mib, 5 * mib + 7, 64 * mib}) {
+        const std::size_t capacity = os::huge_page_capacity(bytes);
+#if defined(__linux__) && defined(__GLIBC__)
+        // k * 2 MiB - 32: glibc's mmap of the request is exactly k huge pages.
+        BOOST_TEST(capacity >= bytes);
+        BOOST_TEST(capacity < bytes + 2 * mib);
+        BOOST_TEST((capacity + 32) % (2 * mib) == 0, bytes << " -> " << capacity);
+#else
+        BOOST_TEST(capacity == bytes);
+#endif
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_vector_moved_onto_huge_pages_keeps_its_elements) {
+    std::vector<std::string> words;
+    for (int i = 0; i < 300; ++i) words.push_back("word number " + std::to_string(i) + " of 300");
+    os::reserve_on_huge_pages(words, 100000);
+    BOOST_TEST(words.capacity() >= 100000u);
+    BOOST_REQUIRE(words.size() == 300u);
+    for (int i = 0; i < 300; ++i)
+        BOOST_TEST(words[static_cast<std::size_t>(i)] ==
+                   "word number " + std::to_string(i) + " of 300");
+    // Room already there: nothing moves.
+    const std::string* before = words.data();
+    os::reserve_on_huge_pages(words, 5000);
+    BOOST_TEST(words.data() == before);
+
+    // Pushed one by one past 512 KiB (the doubling moves onto huge pages), in order.
+    std::vector<std::uint64_t> values;
+    constexpr std::uint64_t count = 400000; // 3.2 MB
+    for (std::uint64_t i = 0; i < count; ++i) os::push_back_on_huge_pages(values, i * 7 + 1);
+    BOOST_REQUIRE(values.size() == count);
+    bool in_order = true;
+    for (std::uint64_t i = 0; i < count; ++i) in_order = in_order && values[i] == i * 7 + 1;
+    BOOST_TEST(in_order);
+}
+
+#ifdef __linux__
+namespace {
+
+// VmFlags of the mapping of this process that holds `at`, "" when none is found.
+std::string vm_flags_at(const void* at) {
+    std::ifstream smaps("/proc/self/smaps");
+    const auto address = reinterpret_cast<std::uintptr_t>(at);
+    std::string line;
+    bool inside = false;
+    while (std::getline(smaps, line)) {
+        std::uintptr_t from = 0, to = 0;
+        char dash = 0;
+        std::istringstream range(line);
+        if (range >> std::hex >> from >> dash >> to && dash == '-') {
+            inside = from <= address && address < to;
+        } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+            return line;
+        }
+    }
+    return "";
+}
+
+bool advised_huge(const void* at) {
+    const std::string flags = vm_flags_at(at);
+    return flags.find(" hg") != std::string::npos;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_megabyte_buffer_is_advised_onto_huge_pages) {
+    constexpr std::size_t mib = std::size_t{1} << 20;
+    // Whether this kernel (and not an emulator in between) shows the advice at all: a mapping
+    // advised directly.
+    void* control =
+        ::mmap(nullptr, 4 * mib, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    BOOST_REQUIRE(control != MAP_FAILED);
+    const bool observable =
+        ::madvise(control, 4 * mib, MADV_HUGEPAGE) == 0 && advised_huge(control);
+    ::munmap(control, 4 * mib);
+    if (!observable) {
+        BOOST_TEST_MESSAGE("huge page advice is not observable here (no THP, or an emulator): "
+                           "only the sizes are checked");
+        BOOST_TEST(os::huge_page_capacity(5 * mib) >= 5 * mib);
+        return;
+    }
+    std::string buffer;
+    buffer.reserve(os::huge_page_capacity(5 * mib));
+    os::expect_writes(buffer.data(), 5 * mib, buffer.capacity());
+    // Inside the buffer, whatever its alignment.
+    BOOST_TEST(advised_huge(buffer.data() + 3 * mib), vm_flags_at(buffer.data() + 3 * mib));
+    // A buffer whose mapping starts on a huge page boundary (glibc's 16-byte chunk header before
+    // it) is advised from its first byte.
+    const auto begin = reinterpret_cast<std::uintptr_t>(buffer.data());
+    if ((begin - 16) % (2 * mib) == 0)
+        BOOST_TEST(advised_huge(buffer.data()), vm_flags_at(buffer.data()));
+    else
+        BOOST_TEST_MESSAGE("this buffer's mapping is not on a huge page boundary");
+}
+#endif
