@@ -104,6 +104,9 @@ std::size_t next_lone_surrogate(const char* bytes, std::size_t size, std::size_t
 
 // Shorter strings are left to Boost.JSON: the copy and the swap would cost more than they save.
 constexpr std::size_t lifted_string_bytes = 64 * 1024;
+// In place (parse_object_in_place) nothing is swapped back, and a value Boost.JSON would copy
+// costs a page fault for each 4 KiB of it: a 20 KB command is worth decoding where it lies.
+constexpr std::size_t in_place_string_bytes = 4 * 1024;
 constexpr std::string_view lift_mark = "\\u0000viber-lifted:";                  // in the bytes
 constexpr std::string_view lift_text = std::string_view("\0viber-lifted:", 14); // decoded
 
@@ -492,10 +495,10 @@ struct InPlace {
 InPlace lift_in_place(std::string& buffer) {
     InPlace lifted;
     const std::string_view bytes = buffer;
-    if (bytes.size() < lifted_string_bytes) return lifted;
+    if (bytes.size() < in_place_string_bytes) return lifted;
     // A short string is decoded here first, so the buffer changes only under a string known to
     // be long; a long one that is not a member's value (a key, an array element) goes to `aside`.
-    std::string scratch(lifted_string_bytes, '\0');
+    std::string scratch(in_place_string_bytes, '\0');
     std::unique_ptr<char[]> aside;
     std::size_t copied = 0; // bytes[0, copied) are in lifted.bytes
     std::size_t at = 0;
@@ -508,7 +511,7 @@ InPlace lift_in_place(std::string& buffer) {
         const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
         if (quote == nullptr) break;
         const auto open = static_cast<std::size_t>(static_cast<const char*>(quote) - bytes.data());
-        const std::size_t bound = std::min(bytes.size(), open + 1 + lifted_string_bytes);
+        const std::size_t bound = std::min(bytes.size(), open + 1 + in_place_string_bytes);
         const DecodedBody head = decode_string(bytes.substr(0, bound), open + 1, scratch.data());
         if (head.close != std::string_view::npos) {
             at = head.close + 1;

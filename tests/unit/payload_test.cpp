@@ -650,9 +650,26 @@ BOOST_AUTO_TEST_CASE(plain_and_late_escaped_values_read_alike) {
     in_place_as_reference(R"({"m":")" + std::string(300000, 'p') + R"("})");
     in_place_as_reference(R"({"m":")" + std::string(70000, 'p') + long_text(R"(\n\"x)") + R"("})");
     in_place_as_reference(R"({"m":")" + std::string(300000, 'p') + R"(\n"})");
-    // Exactly at the lifting threshold and one byte under it.
-    in_place_as_reference(R"({"m":")" + std::string(65536 - 2, 'p') + R"(\n"})");
-    in_place_as_reference(R"({"m":")" + std::string(65536 - 3, 'p') + R"(\n"})");
+    // Exactly at the in-place threshold (4 KiB) and one byte under it; the same at 64 KiB.
+    for (const std::size_t threshold : {std::size_t{4096}, std::size_t{65536}}) {
+        in_place_as_reference(R"({"m":")" + std::string(threshold - 2, 'p') + R"(\n"})");
+        in_place_as_reference(R"({"m":")" + std::string(threshold - 3, 'p') + R"(\n"})");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_command_of_a_few_kilobytes_is_read_where_it_lies) {
+    // A 5 KB value is decoded in the stdin buffer itself: no copy of it is made.
+    const std::string command = "git status && " + std::string(5000, 'x') + R"( \"q\")";
+    std::string buffer = R"({"tool_input":{"command":")" + command + R"("},"n":1})";
+    const auto obj = viber::parse_object_in_place(buffer);
+    BOOST_REQUIRE(obj);
+    const auto* input = obj->if_contains("tool_input");
+    BOOST_REQUIRE((input && input->is_object()));
+    const auto text = string_field(input->get_object(), "command");
+    BOOST_REQUIRE(text);
+    BOOST_TEST(*text == "git status && " + std::string(5000, 'x') + " \"q\"");
+    BOOST_TEST((text->data() > buffer.data() &&
+                text->data() + text->size() <= buffer.data() + buffer.size()));
 }
 
 BOOST_AUTO_TEST_CASE(escapes_at_every_offset_of_a_vector_read_alike) {
