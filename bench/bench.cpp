@@ -22,6 +22,7 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +69,9 @@ struct Command {
     std::string exe;
     std::vector<std::string> args;
     std::string stdin_file;
+    // stdin is a pipe the file is written into while the program reads it (as Claude Code
+    // sends a payload), not the file itself.
+    bool stdin_pipe = false;
 };
 
 struct Sample {
@@ -128,7 +132,9 @@ public:
     Sample run(const Command& command, const std::string& cwd,
                const std::string& stdout_file = "/dev/null") const {
         std::vector<std::string> fields{
-            cwd, stdout_file, command.stdin_file.empty() ? "/dev/null" : command.stdin_file,
+            cwd, stdout_file,
+            (command.stdin_pipe ? "|" : "") +
+                (command.stdin_file.empty() ? std::string("/dev/null") : command.stdin_file),
             command.exe};
         fields.insert(fields.end(), command.args.begin(), command.args.end());
         std::string request;
@@ -173,6 +179,7 @@ private:
 
     // The helper: one request at a time until the driver closes the pipe.
     static void serve(int requests, int answers) {
+        std::signal(SIGPIPE, SIG_IGN); // a program that stops reading its piped stdin
         std::vector<std::string> env;
         for (char** e = environ; *e != nullptr; ++e)
             if (std::strncmp(*e, "CLAUDE_PLUGIN_ROOT=", 19) != 0) env.emplace_back(*e);
@@ -197,14 +204,40 @@ private:
         }
     }
 
-    // fields: cwd, stdout, stdin, exe, args...
+    // fields: cwd, stdout, stdin ("|file": the file's bytes through a pipe), exe, args...
     static Sample spawn(std::vector<std::string>& fields, std::vector<char*>& envp) {
         std::vector<char*> argv;
         for (std::size_t i = 3; i < fields.size(); ++i) argv.push_back(fields[i].data());
         argv.push_back(nullptr);
+        const bool piped = fields[2].starts_with("|");
+        int pipe_fds[2] = {-1, -1};
+        pid_t feeder = -1;
+        if (piped) {
+            // A small process of its own writes the file into the pipe, so neither the helper's
+            // memory (ru_maxrss) nor its time holds the bytes.
+            if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return Sample{0, 0, -1};
+            feeder = ::fork();
+            if (feeder < 0) return Sample{0, 0, -1};
+            if (feeder == 0) {
+                ::close(pipe_fds[0]);
+                const int in = ::open(fields[2].c_str() + 1, O_RDONLY | O_CLOEXEC);
+                static char chunk[1 << 16];
+                for (ssize_t got = 0; in >= 0 && (got = ::read(in, chunk, sizeof chunk)) > 0;)
+                    if (!write_all(pipe_fds[1],
+                                   std::string_view(chunk, static_cast<std::size_t>(got))))
+                        break;
+                ::_exit(0);
+            }
+            ::close(pipe_fds[1]);
+        }
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, fields[2].c_str(), O_RDONLY, 0);
+        if (piped) {
+            posix_spawn_file_actions_adddup2(&actions, pipe_fds[0], STDIN_FILENO);
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, fields[2].c_str(), O_RDONLY,
+                                             0);
+        }
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, fields[1].c_str(),
                                          O_WRONLY | O_CREAT | O_TRUNC, 0644);
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
@@ -212,8 +245,10 @@ private:
         Sample sample{0, 0, -1};
         const auto started = std::chrono::steady_clock::now();
         pid_t pid = 0;
-        if (posix_spawn(&pid, fields[3].c_str(), &actions, nullptr, argv.data(), envp.data()) ==
-            0) {
+        const bool spawned =
+            posix_spawn(&pid, fields[3].c_str(), &actions, nullptr, argv.data(), envp.data()) == 0;
+        if (piped) ::close(pipe_fds[0]); // a program that stops reading ends the feed (EPIPE)
+        if (spawned) {
             int status = 0;
             rusage usage{};
             while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
@@ -224,6 +259,11 @@ private:
             sample.status = status;
         }
         posix_spawn_file_actions_destroy(&actions);
+        if (feeder > 0) {
+            int status = 0;
+            while (::waitpid(feeder, &status, 0) < 0 && errno == EINTR) {
+            }
+        }
         return sample;
     }
 
@@ -445,6 +485,19 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      "silent",
                      "",
                      {floor_on(big, "<= 3x floor", 3)},
+                     true});
+    // The same message as Claude Code sends it: through a pipe, read as it is written. Reported
+    // against the floor reading the same pipe.
+    Command piped_nudge{"verdict-nudge", world.bin("verdict-nudge"), {}, big};
+    piped_nudge.stdin_pipe = true;
+    Command piped_floor{"floor", options.floor, {}, big};
+    piped_floor.stdin_pipe = true;
+    cases.push_back({"verdict-nudge, viber:task-coder, 5 MB message through a pipe",
+                     piped_nudge,
+                     runs(50),
+                     "silent",
+                     "",
+                     {Baseline{piped_floor, "", 0}},
                      true});
     const std::string start = world.input("session-start.json", session_start_payload(project));
     cases.push_back({"session-start, per call (schema note)",

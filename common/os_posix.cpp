@@ -166,8 +166,10 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     const auto total_deadline = Clock::now() + limits.total;
     // Bytes go straight into the result. A regular file's buffer is sized once (one byte more than
     // it holds, so the read that finds its end needs no growth) and read whole; a pipe's grows
-    // geometrically from 64 KiB, its size (std::string zeroes what it adds) a pipe's read at a
-    // time. Never more than one byte past the cap, the byte that shows the cap was passed.
+    // geometrically from 64 KiB (twice as large each time, four times from 1 MiB on, where a
+    // buffer is on huge pages and each copy is the larger cost), its size (std::string zeroes
+    // what it adds) a pipe's read at a time. Never more than one byte past the cap, the byte that
+    // shows the cap was passed.
     constexpr std::size_t pipe_read = 64 * 1024;
     const std::size_t bound = std::max(limits.max_bytes, limits.max_bytes + 1);
     const std::optional<std::size_t> file_bytes = regular_file_bytes_left(fd);
@@ -187,7 +189,9 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
     for (;;) {
         if (used == bytes.size()) {
             if (used >= bound) return std::nullopt;
-            if (used == bytes.capacity()) move_to_buffer_of(std::min(bound, used * 2));
+            if (used == bytes.capacity())
+                move_to_buffer_of(
+                    std::min(bound, used >= (std::size_t{1} << 20) ? used * 4 : used * 2));
             bytes.resize(std::min(
                 {bytes.capacity(), bound,
                  file_bytes ? std::max(*file_bytes + 1, used + pipe_read) : used + pipe_read}));

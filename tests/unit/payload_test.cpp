@@ -252,6 +252,19 @@ BOOST_AUTO_TEST_CASE(a_regular_file_past_the_cap_fails_and_one_at_it_is_read) {
     const auto at_cap = read_file(std::string(100000, 'a'), limits);
     BOOST_REQUIRE(at_cap);
     BOOST_TEST(at_cap->size() == 100000u);
+    // A cap inside a huge-page buffer (from 1 MiB on), and a file read whole into one.
+    constexpr std::size_t mib = std::size_t{1} << 20;
+    StdinLimits large;
+    large.max_bytes = 3 * mib;
+    BOOST_TEST(!read_file(std::string(3 * mib + 1, 'a'), large));
+    const auto at_large_cap = read_file(std::string(3 * mib, 'a'), large);
+    BOOST_REQUIRE(at_large_cap);
+    BOOST_TEST(at_large_cap->size() == 3 * mib);
+    std::string five(5 * mib + 3, 'f');
+    five[12345] = 'x';
+    const auto whole = read_file(five, {});
+    BOOST_REQUIRE(whole);
+    BOOST_TEST((*whole == five));
     // From an offset, only what is left counts.
     const auto rest = read_file(std::string(100010, 'a'), limits, 10);
     BOOST_REQUIRE(rest);
@@ -259,9 +272,12 @@ BOOST_AUTO_TEST_CASE(a_regular_file_past_the_cap_fails_and_one_at_it_is_read) {
 }
 
 BOOST_AUTO_TEST_CASE(a_pipe_grows_its_buffer_to_any_size_under_the_cap) {
-    // Sizes around the buffer's doublings from 64 KiB.
-    for (const std::size_t size : {std::size_t{65535}, std::size_t{65536}, std::size_t{65537},
-                                   std::size_t{131073}, std::size_t{1} << 20}) {
+    // Sizes around the buffer's doublings from 64 KiB, and its growth on huge pages from 1 MiB
+    // (capacities of k * 2 MiB - 32 bytes, four times larger each time).
+    constexpr std::size_t mib = std::size_t{1} << 20;
+    for (const std::size_t size :
+         {std::size_t{65535}, std::size_t{65536}, std::size_t{65537}, std::size_t{131073}, mib,
+          mib + 1, 2 * mib - 32, 2 * mib - 31, 5 * mib + 3, 9 * mib + 1}) {
         std::string bytes(size, 'x');
         bytes.back() = 'y';
         const auto got = read_through_pipe(bytes);
@@ -274,6 +290,12 @@ BOOST_AUTO_TEST_CASE(a_pipe_grows_its_buffer_to_any_size_under_the_cap) {
     const auto at_cap = read_through_pipe(std::string(200000, 'a'), limits);
     BOOST_REQUIRE(at_cap);
     BOOST_TEST(at_cap->size() == 200000u);
+    // A cap inside a huge-page buffer: one byte past it still fails.
+    limits.max_bytes = 3 * mib;
+    BOOST_TEST(!read_through_pipe(std::string(3 * mib + 1, 'a'), limits));
+    const auto at_large_cap = read_through_pipe(std::string(3 * mib, 'a'), limits);
+    BOOST_REQUIRE(at_large_cap);
+    BOOST_TEST(at_large_cap->size() == 3 * mib);
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_descriptor_fails) {
