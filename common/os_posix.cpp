@@ -93,6 +93,23 @@ constexpr std::size_t glibc_chunk_header = 16;
 #endif
 #endif
 
+#ifdef __linux__
+// False when the administrator switched transparent huge pages off ("[never]"), or the setting
+// cannot be read: MADV_COLLAPSE would make one anyway. Read once, and only by a call with a
+// buffer of a mebibyte or more.
+bool huge_pages_allowed() {
+    static const bool allowed = [] {
+        const int fd = ::open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return false;
+        char mode[128] = {};
+        const ssize_t got = ::read(fd, mode, sizeof mode - 1);
+        ::close(fd);
+        return got > 0 && std::strstr(mode, "[never]") == nullptr;
+    }();
+    return allowed;
+}
+#endif
+
 } // namespace
 
 std::size_t huge_page_capacity(std::size_t bytes) {
@@ -130,8 +147,10 @@ void expect_writes(char* data, std::size_t written, std::size_t room) {
 #if defined(__GLIBC__)
         // glibc wrote the chunk header before the hint, so that first huge page is in 4 KiB pages
         // already; when it is about to be written anyway, it is made one huge page now (Linux 6.1;
-        // an older kernel refuses and it stays as it is).
-        if (last > first && first + glibc_chunk_header == begin && written > 0)
+        // an older kernel refuses and it stays as it is). MADV_HUGEPAGE honours the system's
+        // setting by itself; MADV_COLLAPSE does not, so it is asked first.
+        if (last > first && first + glibc_chunk_header == begin && written > 0 &&
+            huge_pages_allowed())
             ::madvise(reinterpret_cast<void*>(first), huge_page, MADV_COLLAPSE);
 #endif
     }

@@ -115,7 +115,7 @@ public:
         if (chunks_.empty() || chunks_.back().size - chunks_.back().used < text.size()) {
             const std::size_t size =
                 os::huge_page_capacity(std::max<std::size_t>(text.size(), 16384));
-            chunks_.push_back({std::make_unique_for_overwrite<char[]>(size), size, 0});
+            chunks_.push_back({std::unique_ptr<char[]>(new char[size]), size, 0}); // not zeroed
             os::expect_writes(chunks_.back().bytes.get(), text.size(), size);
         }
         Chunk& chunk = chunks_.back();
