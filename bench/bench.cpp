@@ -580,6 +580,20 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      {wc_on(many_transcript, "<= 1.2x wc -l", 1.2)},
                      true});
 
+    // One 8 MB line of text naming `plans` 590,000 times among escaped quotes and backslashes,
+    // after the plan write: the search back from each hit stays linear (docs/transcript.md).
+    const std::string plans_transcript = world.work + "/transcript-plans-line.jsonl";
+    generate(plans_transcript, 0, Tail::plans_line, plan_path, 6);
+    const std::string plans_gate =
+        world.input("gate-plans-line.json", exit_plan_mode_payload(plans_transcript, project));
+    cases.push_back({"plan-gate, an 8 MB line naming plans 590,000 times, then planner PASS",
+                     {"plan-gate", world.bin("plan-gate"), {}, plans_gate},
+                     runs(20),
+                     "silent",
+                     "",
+                     {wc_on(plans_transcript, "", 0)},
+                     true});
+
     // The worst case for settling pairing late: 20,000 dispatches whose verdict lines all name
     // other ids, so no pair forms and every candidate line is parsed once, walking back.
     const std::string unpaired_transcript = world.work + "/transcript-unpaired-reviews.jsonl";

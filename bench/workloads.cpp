@@ -370,7 +370,16 @@ bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tai
         result["timestamp"] = verdict_time;
         line(json::serialize(result));
     };
-    if (tail == Tail::planner_pass) {
+    if (tail == Tail::plans_line) {
+        // Quotes and backslashes next to every `plans`, escaped in the JSON: each hit searches
+        // back across them for the quote that opened its string.
+        std::string text;
+        const std::string_view piece = R"(see "plans" and "plans" in C:\plans\ or .claude/plans/ )";
+        while (text.size() < (std::size_t{8} << 20)) text += piece;
+        line(json::serialize(
+            assistant(noise, when++, json::array{json::object{{"type", "text"}, {"text", text}}})));
+    }
+    if (tail == Tail::planner_pass || tail == Tail::plans_line) {
         dispatch("toolu_01PlannerReview0000001", "viber:planner-review",
                  "memory: true\ninput: add an export option to the report view");
         pass("toolu_01PlannerReview0000001");

@@ -71,6 +71,9 @@ enum class Tail {
     many_unpaired, // planner: 20,000 planner-review dispatches after the plan write, each
                    // followed by a verdict line naming another id: nothing pairs, so settling
                    // from the end back must look at every line (the worst case for pairing)
+    plans_line,    // planner PASS after one 8 MB assistant line whose text names `plans` 590,000
+                   // times between escaped quotes and backslashes: the quote search back from
+                   // each `plans` hit (is it a "file_path" value?) at its worst
 };
 inline constexpr std::size_t many_reviews = 20000;
 bool write_transcript(const std::string& path, std::size_t noise_bytes, Tail tail,
