@@ -1867,13 +1867,20 @@ private:
 
     // A long simple command reserves, once, room for every word the rest of its buffer can hold
     // (each takes at least two bytes): the vector never grows by copying, and the pages it does
-    // not fill are never touched (from 1 MiB on, huge pages where the OS has them: half a million
-    // words are 12 MB, three thousand 4 KiB page faults).
+    // not fill are never touched. Room for 4 MiB of words or more (what is left is 350 KB or
+    // more) is on huge pages where the OS has them: half a million words are 12 MB, three
+    // thousand 4 KiB page faults. Below that, words are longer than two bytes often enough that
+    // most of the room stays untouched, and a huge page would be zeroed whole for a few of them.
     void push_word(SimpleCommand& simple, const Word& w) {
         std::vector<Word>& words = simple.words;
-        if (words.size() == words.capacity() && words.size() >= 256)
-            os::reserve_on_huge_pages(
-                words, words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1);
+        if (words.size() == words.capacity() && words.size() >= 256) {
+            const std::size_t room =
+                words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1;
+            if (room * sizeof(Word) >= (std::size_t{4} << 20))
+                os::reserve_on_huge_pages(words, room);
+            else
+                words.reserve(room);
+        }
         words.push_back(w);
     }
 
