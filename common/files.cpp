@@ -26,8 +26,7 @@ std::optional<std::string> read_regular_file(const std::string& path, std::size_
     if (hint > max_bytes) return std::nullopt; // already past the bound: nothing to read
     const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(bound, hint + 1));
     std::string bytes;
-    bytes.reserve(os::huge_page_capacity(size));
-    os::expect_writes(bytes.data(), size, bytes.capacity()); // one call, not a fault a page
+    os::reserve_on_huge_pages(bytes, size); // one call, not a fault a page
     bytes.resize(size);
     std::size_t used = 0;
     for (;;) {

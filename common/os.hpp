@@ -151,6 +151,13 @@ template <class T> void reserve_on_huge_pages(std::vector<T>& v, std::size_t cou
     v.swap(next);
 }
 
+// Room for `bytes` in the empty string `text`, all about to be written: sized by
+// huge_page_capacity and announced to expect_writes.
+inline void reserve_on_huge_pages(std::string& text, std::size_t bytes) {
+    text.reserve(huge_page_capacity(bytes));
+    expect_writes(text.data(), bytes, text.capacity());
+}
+
 // v.push_back(x), the vector doubling through reserve_on_huge_pages once it holds 512 KiB.
 template <class T> void push_back_on_huge_pages(std::vector<T>& v, T x) {
     if (v.size() == v.capacity() && v.size() >= (std::size_t{512} << 10) / sizeof(T))

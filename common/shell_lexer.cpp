@@ -1399,13 +1399,17 @@ private:
         return simple.scripts[w.script_index - 1];
     }
 
+    // The bytes `words`' scripts take joined by spaces (one more for each word).
+    static std::size_t scripts_bytes(const SimpleCommand& simple, std::span<const Word> words) {
+        std::size_t bytes = 0;
+        for (const Word& w : words) bytes += script_of(simple, w).size() + 1;
+        return bytes;
+    }
+
     std::string_view join_scripts(const SimpleCommand& simple, std::span<const Word> words,
                                   std::string_view prefix = {}) {
-        std::size_t bytes = prefix.size();
-        for (const Word& w : words) bytes += script_of(simple, w).size() + 1;
         std::string line;
-        line.reserve(os::huge_page_capacity(bytes));
-        os::expect_writes(line.data(), bytes, line.capacity());
+        os::reserve_on_huge_pages(line, prefix.size() + scripts_bytes(simple, words));
         line += prefix;
         for (const Word& w : words) {
             if (!line.empty()) line += ' ';
@@ -1812,11 +1816,8 @@ private:
                                    std::string_view::npos)
                             ++first;
                     // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
-                    std::size_t bytes = 0;
-                    for (std::size_t k = first; k < end; ++k)
-                        bytes += script_of(simple, words[k]).size() + 1;
-                    piped.text.reserve(os::huge_page_capacity(bytes));
-                    os::expect_writes(piped.text.data(), bytes, piped.text.capacity());
+                    os::reserve_on_huge_pages(
+                        piped.text, scripts_bytes(simple, words.subspan(first, end - first)));
                     for (std::size_t k = first; k < end; ++k) {
                         if (k > first) piped.text += ' ';
                         piped.text += script_of(simple, words[k]);

@@ -46,3 +46,21 @@ BOOST_AUTO_TEST_CASE(viber_call_opens_no_file_either,
     BOOST_TEST(trace.execs.size() == 1u, joined(trace.execs));
     BOOST_TEST(hook_opens(trace).empty(), joined(hook_opens(trace)));
 }
+
+BOOST_AUTO_TEST_CASE(a_mebibyte_payload_opens_only_the_huge_page_setting,
+                     *boost::unit_test::precondition(viber::testing::strace_sees_hooks)) {
+    // docs/contract.md: a buffer of a mebibyte or more may read the system's transparent huge
+    // page setting once; a call not for a viber agent opens nothing else and starts nothing.
+    const std::string payload =
+        R"({"session_id":"s","tool_name":"Bash","tool_input":{"command":")" +
+        std::string(2u << 20, 'a') + R"("}})";
+    const Trace trace = trace_guard(payload);
+    BOOST_TEST(trace.out.empty(), trace.out);
+    BOOST_TEST(trace.execs.size() == 1u, joined(trace.execs));
+    BOOST_TEST(trace.read_stdin);
+    BOOST_TEST(trace.opens_after_stdin.size() <= 1u, joined(trace.opens_after_stdin));
+    for (const std::string& line : hook_opens(trace))
+        BOOST_TEST(line.find("\"/sys/kernel/mm/transparent_hugepage/enabled\"") !=
+                       std::string::npos,
+                   line);
+}
