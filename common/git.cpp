@@ -3,7 +3,6 @@
 
 #include "common/os.hpp"
 
-#include <boost/filesystem/operations.hpp>
 #include <boost/filesystem/path.hpp>
 
 namespace viber {
@@ -16,9 +15,15 @@ std::optional<std::string> git_top_level(const std::string& dir) {
     // and the top level would be spelled with that dot.
     std::string trimmed = dir;
     while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-    boost::system::error_code ec;
-    fs::path at = fs::absolute(fs::path(trimmed), ec);
-    if (ec) return std::nullopt;
+    fs::path at(trimmed);
+    if (!at.is_absolute()) {
+        // Claude Code sends an absolute cwd; a relative one is taken against the process's.
+        const std::optional<std::string> here = os::current_directory();
+        if (!here) return std::nullopt;
+        const fs::path base(*here);
+        if (at.has_root_name()) return std::nullopt; // `C:src`: that drive's own current directory
+        at = at.has_root_directory() ? base.root_name() / at : base / at; // `\src`: this drive's
+    }
     at = at.lexically_normal();
     while (at.filename() == "." && at.has_parent_path()) at = at.parent_path();
     for (;;) {

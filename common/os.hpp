@@ -81,6 +81,11 @@ FileKind file_kind(const std::string& path);
 // True when `path` itself (not followed) is a directory or a regular file: a `.git` marker.
 bool is_directory_or_file_entry(const std::string& path);
 
+// The names of the entries directly under the directory `path` (`.` and `..` left out), in the
+// order the file system lists them, UTF-8 (Windows: from UTF-16). nullopt when the directory
+// cannot be listed or holds more than `limit` entries (the listing stops there).
+std::optional<std::vector<std::string>> directory_names(const std::string& path, std::size_t limit);
+
 // Modification time of a regular file, in whole seconds since the epoch.
 std::optional<std::time_t> mtime_seconds(const std::string& path);
 
@@ -171,6 +176,11 @@ template <class T> void push_back_on_huge_pages(std::vector<T>& v, T x) {
 // The running executable's real path (Linux: /proc/self/exe; macOS: _NSGetExecutablePath then
 // realpath; Windows: GetModuleFileNameW), else `argv0` made absolute; empty when none works.
 std::string executable_path(const char* argv0);
+
+// The process's current directory (getcwd; Windows: GetCurrentDirectoryW), nullopt when it
+// cannot be told (removed, say). Here rather than Boost.Filesystem's current_path: linking its
+// operations adds start-up work to every call (a uname and an sscanf of the kernel version).
+std::optional<std::string> current_directory();
 
 // ---------------------------------------------------------------------------------------------
 // Child processes

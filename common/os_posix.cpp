@@ -266,6 +266,29 @@ bool is_directory_or_file_entry(const std::string& path) {
     return ::lstat(path.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
 }
 
+std::optional<std::vector<std::string>> directory_names(const std::string& path,
+                                                        std::size_t limit) {
+    DIR* dir = ::opendir(path.c_str());
+    if (dir == nullptr) return std::nullopt;
+    std::vector<std::string> names;
+    bool complete = false;
+    for (;;) {
+        errno = 0;
+        const dirent* entry = ::readdir(dir);
+        if (entry == nullptr) {
+            complete = errno == 0;
+            break;
+        }
+        const std::string_view name = entry->d_name;
+        if (name == "." || name == "..") continue;
+        if (names.size() == limit) break;
+        names.emplace_back(name);
+    }
+    ::closedir(dir);
+    if (!complete) return std::nullopt;
+    return names;
+}
+
 void append_to_regular_file(const char* path, std::string_view bytes) {
     // Checked before the open (an existing FIFO or device is never opened at all) and again on
     // the descriptor (a FIFO swapped in between is closed unwritten).
@@ -374,6 +397,18 @@ std::string executable_path(const char* argv0) {
     if (argv0[0] == '/') return argv0;
     if (::getcwd(buffer, sizeof buffer) == nullptr) return {};
     return std::string(buffer) + "/" + argv0;
+}
+
+std::optional<std::string> current_directory() {
+    std::string buffer(PATH_MAX, '\0');
+    for (;;) {
+        if (::getcwd(buffer.data(), buffer.size()) != nullptr) {
+            buffer.resize(std::strlen(buffer.c_str()));
+            return buffer;
+        }
+        if (errno != ERANGE || buffer.size() >= (std::size_t{1} << 20)) return std::nullopt;
+        buffer.resize(buffer.size() * 2);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -194,6 +194,34 @@ bool is_directory_or_file_entry(const std::string& path) {
     return attributes != INVALID_FILE_ATTRIBUTES;
 }
 
+std::optional<std::vector<std::string>> directory_names(const std::string& path,
+                                                        std::size_t limit) {
+    std::wstring pattern = widen_path(path);
+    if (!pattern.empty() && pattern.back() != L'\\' && pattern.back() != L'/') pattern += L'\\';
+    pattern += L'*';
+    WIN32_FIND_DATAW found{};
+    const HANDLE find =
+        ::FindFirstFileExW(pattern.c_str(), FindExInfoBasic, &found, FindExSearchNameMatch, nullptr,
+                           FIND_FIRST_EX_LARGE_FETCH);
+    if (find == INVALID_HANDLE_VALUE) return std::nullopt;
+    std::vector<std::string> names;
+    bool complete = false;
+    for (;;) {
+        const std::wstring_view name = found.cFileName;
+        if (name != L"." && name != L"..") {
+            if (names.size() == limit) break;
+            names.push_back(narrow(name));
+        }
+        if (!::FindNextFileW(find, &found)) {
+            complete = ::GetLastError() == ERROR_NO_MORE_FILES;
+            break;
+        }
+    }
+    ::FindClose(find);
+    if (!complete) return std::nullopt;
+    return names;
+}
+
 void append_to_regular_file(const char* path, std::string_view bytes) {
     // A named pipe or device is never opened; FILE_APPEND_DATA alone makes every write land at
     // the end, as O_APPEND does, so two hooks writing at once never overwrite each other.
@@ -336,6 +364,23 @@ std::string executable_path(const char* argv0) {
     if (n == 0 || n >= full.size()) return argv0;
     full.resize(n);
     return narrow(full);
+}
+
+std::optional<std::string> current_directory() {
+    // The length asked first includes the terminating NUL; the copy's does not. The directory can
+    // change between the two calls, so a copy that does not fit asks again.
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const DWORD needed = ::GetCurrentDirectoryW(0, nullptr);
+        if (needed == 0) return std::nullopt;
+        std::wstring buffer(needed, L'\0');
+        const DWORD n = ::GetCurrentDirectoryW(needed, buffer.data());
+        if (n == 0) return std::nullopt;
+        if (n < needed) {
+            buffer.resize(n);
+            return narrow(buffer);
+        }
+    }
+    return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------------

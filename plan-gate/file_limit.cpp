@@ -18,8 +18,6 @@
 #include <array>
 #include <bit>
 #include <bitset>
-#include <boost/filesystem/directory.hpp>
-#include <boost/filesystem/path.hpp>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -732,24 +730,17 @@ namespace {
 class RootNames {
 public:
     explicit RootNames(const std::string& root) {
-        namespace fs = boost::filesystem;
-        boost::system::error_code error;
-        fs::directory_iterator entry(fs::path(root), error);
-        std::size_t listed = 0;
-        for (; !error && entry != fs::directory_iterator(); entry.increment(error)) {
-            const fs::path filename = entry->path().filename();
-            const fs::path::string_type& name = filename.native();
-            if (name.empty() || ++listed > max_names) return;
-            std::string ascii;
-            for (const auto unit : name) {
-                if (static_cast<std::make_unsigned_t<fs::path::value_type>>(unit) >= 0x80) return;
-                ascii += static_cast<char>(unit);
-            }
-            keys_[key(ascii)] = true;
-            firsts_[folded(ascii.front())] = true;
-            lasts_[folded(ascii.back())] = true;
+        const std::optional<std::vector<std::string>> names = os::directory_names(root, max_names);
+        if (!names) return;
+        for (const std::string& name : *names) {
+            if (name.empty()) return;
+            for (const char c : name)
+                if (static_cast<unsigned char>(c) >= 0x80) return; // UTF-8: not ASCII
+            keys_[key(name)] = true;
+            firsts_[folded(name.front())] = true;
+            lasts_[folded(name.back())] = true;
         }
-        usable_ = !error;
+        usable_ = true;
     }
 
     // True when no entry of the root can be `name` (never empty).

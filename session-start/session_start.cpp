@@ -4,6 +4,7 @@
 #include "common/ascii.hpp"
 #include "common/files.hpp"
 #include "common/git.hpp"
+#include "common/os.hpp"
 #include "common/output.hpp"
 #include "common/paths.hpp"
 #include "common/payload.hpp"
@@ -11,7 +12,6 @@
 #include "common/utf8.hpp"
 
 #include <algorithm>
-#include <boost/filesystem/operations.hpp>
 #include <cstdlib>
 
 namespace viber::session_start_hook {
@@ -129,8 +129,7 @@ std::string project_config_path(const std::string& cwd) {
     constexpr std::string_view rel = "/.claude/viber.yml";
     if (const auto top = git_top_level(cwd)) {
         const std::string at_top = *top + std::string(rel);
-        boost::system::error_code ec;
-        if (boost::filesystem::exists(at_top, ec)) return at_top;
+        if (os::file_kind(at_top) != os::FileKind::missing) return at_top;
     }
     return cwd + std::string(rel);
 }

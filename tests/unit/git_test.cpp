@@ -98,3 +98,38 @@ BOOST_AUTO_TEST_CASE(dot_segments_are_normalized) {
 BOOST_AUTO_TEST_CASE(an_empty_directory_name_is_none) {
     BOOST_TEST(!git_top_level(""));
 }
+
+// Claude Code sends an absolute cwd; a relative one is taken against the process's current
+// directory (as the top level would be read back through it, links resolved).
+BOOST_AUTO_TEST_CASE(a_relative_directory_is_taken_against_the_current_one) {
+    namespace fs = boost::filesystem;
+    ScratchDir repo;
+    repo.mkdir(".git");
+    repo.mkdir("a/b/c");
+    const fs::path before = fs::current_path();
+    fs::current_path(repo.path());
+    const std::string expected = fs::current_path().generic_string();
+    fs::current_path(repo / "a");
+    const auto top = git_top_level("b/c");
+    const auto here = git_top_level(".");
+    const auto up = git_top_level("../a/b");
+    fs::current_path(before);
+    BOOST_REQUIRE(top);
+    BOOST_TEST(*top == expected);
+    BOOST_REQUIRE(here);
+    BOOST_TEST(*here == expected);
+    BOOST_REQUIRE(up);
+    BOOST_TEST(*up == expected);
+}
+
+BOOST_AUTO_TEST_CASE(a_relative_directory_outside_any_repository_is_none) {
+    namespace fs = boost::filesystem;
+    ScratchDir dir;
+    BOOST_REQUIRE(ancestors_hold_no_git(dir.path()));
+    dir.mkdir("a/b");
+    const fs::path before = fs::current_path();
+    fs::current_path(dir.path());
+    const auto top = git_top_level("a/b");
+    fs::current_path(before);
+    BOOST_TEST(!top);
+}

@@ -204,6 +204,34 @@ BOOST_AUTO_TEST_CASE(what_a_path_names) {
     BOOST_TEST(!os::mtime_seconds(dir.path()).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(a_directory_lists_its_entry_names) {
+    const ScratchDir dir;
+    dir.write("a.md", "x");
+    dir.write("sub/inner.md", "x"); // one entry, `sub`: the listing does not descend
+    dir.write(".hidden", "x");
+    dir.write("b c.md", "x");
+    auto names = os::directory_names(dir.path(), 10);
+    BOOST_REQUIRE(names.has_value());
+    std::sort(names->begin(), names->end());
+    const std::vector<std::string> expected{".hidden", "a.md", "b c.md", "sub"};
+    BOOST_TEST(*names == expected, boost::test_tools::per_element());
+    // As many entries as the limit list; one more does not.
+    BOOST_TEST(os::directory_names(dir.path(), 4).has_value());
+    BOOST_TEST(!os::directory_names(dir.path(), 3).has_value());
+    const ScratchDir empty;
+    const auto none = os::directory_names(empty.path(), 0);
+    BOOST_REQUIRE(none.has_value());
+    BOOST_TEST(none->empty());
+    BOOST_TEST(!os::directory_names(dir / "missing", 10).has_value());
+    BOOST_TEST(!os::directory_names(dir / "a.md", 10).has_value()); // a file is no directory
+}
+
+BOOST_AUTO_TEST_CASE(the_current_directory_is_the_process_one) {
+    const auto here = os::current_directory();
+    BOOST_REQUIRE(here.has_value());
+    BOOST_TEST(boost::filesystem::equivalent(*here, boost::filesystem::current_path()));
+}
+
 BOOST_AUTO_TEST_CASE(the_executable_path_is_this_test) {
     const std::string exe = os::executable_path(nullptr);
     BOOST_TEST(exe.find("unit_os_test") != std::string::npos, exe);
