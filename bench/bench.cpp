@@ -580,33 +580,31 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      {wc_on(many_transcript, "<= 1.2x wc -l", 1.2)},
                      true});
 
+    // A plan-gate case on a transcript of its own shape (no noise before it), against `wc -l` on
+    // that transcript.
+    const auto gate_on_shape = [&](std::string label, std::string_view name, Tail tail, int count,
+                                   std::string decision, std::string reason) {
+        const std::string transcript = world.work + "/transcript-" + std::string(name) + ".jsonl";
+        generate(transcript, 0, tail, plan_path, 6);
+        const std::string gate = world.input("gate-" + std::string(name) + ".json",
+                                             exit_plan_mode_payload(transcript, project));
+        cases.push_back({std::move(label),
+                         {"plan-gate", world.bin("plan-gate"), {}, gate},
+                         runs(count),
+                         std::move(decision),
+                         std::move(reason),
+                         {wc_on(transcript, "", 0)},
+                         true});
+    };
     // One 8 MB line of text naming `plans` 590,000 times among escaped quotes and backslashes,
     // after the plan write: the search back from each hit stays linear (docs/transcript.md).
-    const std::string plans_transcript = world.work + "/transcript-plans-line.jsonl";
-    generate(plans_transcript, 0, Tail::plans_line, plan_path, 6);
-    const std::string plans_gate =
-        world.input("gate-plans-line.json", exit_plan_mode_payload(plans_transcript, project));
-    cases.push_back({"plan-gate, an 8 MB line naming plans 590,000 times, then planner PASS",
-                     {"plan-gate", world.bin("plan-gate"), {}, plans_gate},
-                     runs(20),
-                     "silent",
-                     "",
-                     {wc_on(plans_transcript, "", 0)},
-                     true});
-
+    gate_on_shape("plan-gate, an 8 MB line naming plans 590,000 times, then planner PASS",
+                  "plans-line", Tail::plans_line, 20, "silent", "");
     // The worst case for settling pairing late: 20,000 dispatches whose verdict lines all name
     // other ids, so no pair forms and every candidate line is parsed once, walking back.
-    const std::string unpaired_transcript = world.work + "/transcript-unpaired-reviews.jsonl";
-    generate(unpaired_transcript, 0, Tail::many_unpaired, plan_path, 6);
-    const std::string unpaired_gate =
-        world.input("gate-unpaired.json", exit_plan_mode_payload(unpaired_transcript, project));
-    cases.push_back({"plan-gate, 20,000 dispatches, every verdict naming another id",
-                     {"plan-gate", world.bin("plan-gate"), {}, unpaired_gate},
-                     runs(10),
-                     "deny",
-                     "Next step: let the review finish.",
-                     {wc_on(unpaired_transcript, "", 0)},
-                     true});
+    gate_on_shape("plan-gate, 20,000 dispatches, every verdict naming another id",
+                  "unpaired-reviews", Tail::many_unpaired, 10, "deny",
+                  "Next step: let the review finish.");
 
     // The file counter: a plain plan of 2 MB naming 5,000 paths, the switch on. The same path on
     // a plain plan naming 3 files is what running bash on config.sh (docs/plan-gate.md, step 2)

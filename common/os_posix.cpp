@@ -99,11 +99,10 @@ constexpr std::size_t glibc_chunk_header = 16;
 // buffer of a mebibyte or more.
 bool huge_pages_allowed() {
     static const bool allowed = [] {
-        const int fd = ::open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return false;
+        File setting = File::open_regular("/sys/kernel/mm/transparent_hugepage/enabled");
+        if (!setting) return false;
         char mode[128] = {};
-        const ssize_t got = ::read(fd, mode, sizeof mode - 1);
-        ::close(fd);
+        const long got = setting.read_some(mode, sizeof mode - 1);
         return got > 0 && std::strstr(mode, "[never]") == nullptr;
     }();
     return allowed;
@@ -395,8 +394,9 @@ std::string executable_path(const char* argv0) {
     if (argv0 == nullptr || *argv0 == '\0') return {};
     if (::realpath(argv0, buffer) != nullptr) return buffer;
     if (argv0[0] == '/') return argv0;
-    if (::getcwd(buffer, sizeof buffer) == nullptr) return {};
-    return std::string(buffer) + "/" + argv0;
+    const std::optional<std::string> here = current_directory();
+    if (!here) return {};
+    return *here + "/" + argv0;
 }
 
 std::optional<std::string> current_directory() {

@@ -1,6 +1,7 @@
 // git_test.cpp: the git top level of a directory, found by walking up for `.git`.
 #define BOOST_TEST_MODULE git
 #include "common/git.hpp"
+#include "common/os.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 
@@ -99,21 +100,35 @@ BOOST_AUTO_TEST_CASE(an_empty_directory_name_is_none) {
     BOOST_TEST(!git_top_level(""));
 }
 
+// The process's current directory, put back when the test case ends however it ends.
+class CurrentDirectory {
+public:
+    CurrentDirectory() : before_(boost::filesystem::current_path()) {}
+    ~CurrentDirectory() {
+        boost::system::error_code ignored;
+        boost::filesystem::current_path(before_, ignored);
+    }
+    CurrentDirectory(const CurrentDirectory&) = delete;
+    CurrentDirectory& operator=(const CurrentDirectory&) = delete;
+    void change_to(const std::string& dir) const { boost::filesystem::current_path(dir); }
+
+private:
+    boost::filesystem::path before_;
+};
+
 // Claude Code sends an absolute cwd; a relative one is taken against the process's current
 // directory (as the top level would be read back through it, links resolved).
 BOOST_AUTO_TEST_CASE(a_relative_directory_is_taken_against_the_current_one) {
-    namespace fs = boost::filesystem;
     ScratchDir repo;
     repo.mkdir(".git");
     repo.mkdir("a/b/c");
-    const fs::path before = fs::current_path();
-    fs::current_path(repo.path());
-    const std::string expected = fs::current_path().generic_string();
-    fs::current_path(repo / "a");
+    const CurrentDirectory cwd;
+    cwd.change_to(repo.path());
+    const std::string expected = boost::filesystem::current_path().generic_string();
+    cwd.change_to(repo / "a");
     const auto top = git_top_level("b/c");
     const auto here = git_top_level(".");
     const auto up = git_top_level("../a/b");
-    fs::current_path(before);
     BOOST_REQUIRE(top);
     BOOST_TEST(*top == expected);
     BOOST_REQUIRE(here);
@@ -123,13 +138,27 @@ BOOST_AUTO_TEST_CASE(a_relative_directory_is_taken_against_the_current_one) {
 }
 
 BOOST_AUTO_TEST_CASE(a_relative_directory_outside_any_repository_is_none) {
-    namespace fs = boost::filesystem;
     ScratchDir dir;
     BOOST_REQUIRE(ancestors_hold_no_git(dir.path()));
     dir.mkdir("a/b");
-    const fs::path before = fs::current_path();
-    fs::current_path(dir.path());
-    const auto top = git_top_level("a/b");
-    fs::current_path(before);
-    BOOST_TEST(!top);
+    const CurrentDirectory cwd;
+    cwd.change_to(dir.path());
+    BOOST_TEST(!git_top_level("a/b"));
+}
+
+// Fail open: when the current directory is gone, a relative directory has no top level (an
+// absolute one is still walked).
+BOOST_AUTO_TEST_CASE(a_relative_directory_under_a_removed_current_one_is_none,
+                     *viber::testing::posix_only("a process's current directory removed")) {
+    ScratchDir repo;
+    repo.mkdir(".git");
+    const std::string gone = repo.mkdir("gone");
+    const CurrentDirectory cwd;
+    cwd.change_to(gone);
+    boost::filesystem::remove(gone);
+    BOOST_TEST(!viber::os::current_directory());
+    BOOST_TEST(!git_top_level("sub"));
+    const auto absolute = git_top_level(repo / "sub");
+    BOOST_REQUIRE(absolute);
+    BOOST_TEST(*absolute == repo.path());
 }

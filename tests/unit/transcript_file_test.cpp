@@ -204,3 +204,42 @@ BOOST_AUTO_TEST_CASE(a_line_past_64_mib_is_passed_over_unparsed) {
     BOOST_TEST(s.last_plan_write->line == kept);
     BOOST_TEST(s.last_plan_write->file_path == "/r/plans/kept.md");
 }
+
+// A transcript of up to 2 MiB is read 16 KiB at a time, a larger one 64 KiB at a time; a line
+// longer than half the buffer is dropped from it and read again by offset when it is a
+// candidate. A plan write, a dispatch and a verdict line longer than that scan at both read
+// sizes as the same bytes do in memory.
+BOOST_AUTO_TEST_CASE(long_candidate_lines_scan_alike_at_both_read_sizes) {
+    for (const std::size_t noise : {std::size_t{0}, std::size_t{3} << 20}) {
+        TranscriptBuilder t;
+        t.permission_mode("default");
+        if (noise > 0) t.tool_result("toolu_noise", std::string(noise, 'n'));
+        t.skill("viber:planner");
+        t.enter_plan_mode();
+        const std::size_t write = t.write_file("/repo/.claude/plans/p.md", std::string(20000, 'w'));
+        const std::size_t dispatch =
+            t.dispatch("viber:planner-review", "toolu_01L", std::string(40000, 'p'));
+        const std::size_t verdict = t.tool_result(
+            "toolu_01L", std::string(10000, 'r') + "\nVERDICT: PASS", "2026-10-01T10:00:00Z");
+        ScratchDir dir;
+        const std::string path = dir.write("t.jsonl", t.text());
+        BOOST_TEST_CONTEXT("noise " << noise) {
+            BOOST_TEST(((noise == 0) == (t.text().size() <= (std::size_t{2} << 20))));
+            const Scan file = scan_bounded(path, gate);
+            const Scan memory = scan_bytes(t.text(), gate);
+            BOOST_TEST(file.readable);
+            BOOST_TEST(file.lines == memory.lines);
+            BOOST_TEST(file.lines == t.lines());
+            BOOST_TEST_REQUIRE(file.last_plan_write.has_value());
+            BOOST_TEST(file.last_plan_write->line == write);
+            BOOST_TEST_REQUIRE(file.dispatches.size() == 1u);
+            BOOST_TEST(file.dispatches[0].line == dispatch);
+            BOOST_TEST_REQUIRE(file.verdicts.size() == 1u);
+            BOOST_TEST(file.verdicts[0].line == verdict);
+            BOOST_TEST((file.verdicts[0].value == Verdict::pass));
+            BOOST_TEST(file.verdicts[0].named_dispatches == std::vector<std::size_t>({0}));
+            BOOST_TEST(memory.verdicts.size() == 1u);
+            BOOST_TEST(memory.dispatches.size() == 1u);
+        }
+    }
+}
