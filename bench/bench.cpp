@@ -631,12 +631,19 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
          {floor_on(plain_gate, "<= 3x floor", 3),
           Baseline{Command{"3-path gate", world.bin("plan-gate"), {}, small_gate}, "", 0}},
          true});
+    // bash running config.sh on its own, as a baseline: the share of the gate's time that is
+    // bash's start, which no change to the gate can take away.
+    const Baseline bash_alone{Command{"bash on config.sh alone",
+                                      "/bin/bash",
+                                      {world.plugin + "/scripts/config.sh"},
+                                      small_gate},
+                              "", 0};
     cases.push_back({"plan-gate, plain plan naming 3 paths (config.sh, no counting)",
                      {"plan-gate", world.bin("plan-gate"), {}, small_gate},
                      runs(20),
                      "deny",
                      "Next step: review the plan.",
-                     {floor_on(small_gate, "", 0)},
+                     {floor_on(small_gate, "", 0), bash_alone},
                      true});
     return cases;
 }

@@ -199,8 +199,8 @@ struct RunResult {
 };
 
 // A child started by start_captured whose output is collected later by finish(): the caller can
-// work while the child runs, on one thread (no second thread is ever running when the hook forks).
-// Destroying it unfinished ends the child and everything it started, as finish() does.
+// work while the child runs, on one thread (no second thread is ever running when the hook starts
+// a child). Destroying it unfinished ends the child and everything it started, as finish() does.
 class CapturedRun {
 public:
     struct State; // per platform: the child, its output pipe (and on Windows its job)

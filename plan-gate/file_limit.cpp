@@ -21,7 +21,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -384,12 +383,18 @@ std::size_t scan_blocks(std::string_view text, std::size_t at, bool last, const 
 
 // Where the plan's text comes from: a view of it whole, or its file read a piece at a time into
 // one buffer that keeps only the token still open at the end of a piece. A plan of any size is
-// then counted in a buffer about the size of one piece (more only for a longer token), and the
-// bytes are classified while the read has left them in the cache.
+// then counted in a buffer about the size of two pieces (more only for a longer token), and the
+// bytes are classified while the read has left them in the cache. A piece is 16 KiB for a plan
+// of up to 2 MiB, else 64 KiB, as the transcript reader sizes its reads (docs/transcript.md):
+// each page of the buffer is a fault the first time a read fills it, and a short call pays more
+// for those than for the extra reads.
 class PlanText {
 public:
     explicit PlanText(std::string_view whole) : whole_(whole) {}
-    explicit PlanText(os::File file) : file_(std::move(file)) {}
+    PlanText(os::File file, std::uint64_t size)
+        : file_(std::move(file)),
+          piece_(size <= (std::uint64_t{2} << 20) ? std::size_t{16} << 10 : std::size_t{64} << 10) {
+    }
 
     // Scans the whole text; false when the file could not be read or held more than `max_bytes`
     // (what was visited before then is to be dropped).
@@ -400,7 +405,7 @@ public:
             scan_blocks(whole_, 0, true, classify, state, visit);
             return true;
         }
-        constexpr std::size_t piece = std::size_t{64} << 10;
+        const std::size_t piece = piece_;
         // malloc'd, so that growing it is a realloc: a large block grows where it lies (a page
         // remap) instead of being copied beside itself.
         struct Buffer {
@@ -445,6 +450,7 @@ public:
 private:
     std::string_view whole_;
     os::File file_;
+    std::size_t piece_ = 0;
 };
 
 // Copies of spellings, kept in large blocks: one allocation for many short spellings.
@@ -464,16 +470,8 @@ public:
         return kept;
     }
 
-    // As keep, but a spelling longer than a block is taken over as it is rather than copied:
-    // `spelling` is left empty then.
-    std::string_view keep(std::string&& spelling) {
-        if (spelling.size() <= block_size) return keep(std::string_view(spelling));
-        return taken_.emplace_back(std::move(spelling));
-    }
-
 private:
     static constexpr std::size_t block_size = std::size_t{64} << 10;
-    std::deque<std::string> taken_; // a deque: its strings never move
     std::vector<std::unique_ptr<char[]>> blocks_;
     char* next_ = nullptr;
     std::size_t left_ = 0;
@@ -523,7 +521,7 @@ public:
         const std::string_view kept = arena_ != nullptr ? arena_->keep(spelling) : spelling;
         slots_[probe.slot] =
             Slot{kept.data(), static_cast<std::uint32_t>(kept.size()), high_half(probe.hash)};
-        if (++held_ * 2 > mask_) grow();
+        if (++held_ * 4 > 3 * mask_) grow();
     }
 
 private:
@@ -598,10 +596,12 @@ private:
         return slots;
     }
 
-    // Slots for `spellings` at most half full: 2^10 at least, 2^20 at most (past that it grows).
+    // Slots for `spellings` at most three quarters full (as add_at keeps them): 2^10 at least,
+    // 2^20 at most (past that it grows). Fuller than half: a table of 5,000 counted files is
+    // 128 KiB rather than 256, each page of it a fault on a short call.
     static unsigned bits_for(std::size_t spellings) {
         unsigned bits = 10;
-        while (bits < 20 && (std::size_t{1} << bits) < 2 * spellings) ++bits;
+        while (bits < 20 && 3 * (std::size_t{1} << bits) < 4 * spellings) ++bits;
         return bits;
     }
 
@@ -804,7 +804,11 @@ public:
         : root_names_(root), root_(canonical(paths::git_bash_spelling(root), std::string())),
           own_path_(canonical(paths::git_bash_spelling(plan_path), root_)),
           judged_(disk_lookup_limit, plan_bytes / 4000, &judged_spellings_),
-          counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {}
+          counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {
+        // Room for the files expected, taken only as they come: growing the list would copy it
+        // into fresh pages at each doubling.
+        files_.reserve(plan_bytes / 400);
+    }
 
     // A token of the plan (scan_blocks; `marked` when it may hold a name byte): counted
     // when it names a repository file not counted yet. Words and paths repeat throughout a plan:
@@ -824,8 +828,8 @@ public:
         if (plain_paths_count_ && token.size() <= memo_bytes && is_plain_relative(token) &&
             is_path_shaped(token)) {
             const SpellingSet::Probe probe = counted_.find(token);
-            if (probe.found || !join_to_root(token)) return;
-            add_file(probe);
+            if (probe.found || token == own_below_root_) return;
+            add_file(probe, token);
             return;
         }
         // A spelling past memo_bytes is judged each time it comes, not copied into the memo: a
@@ -838,10 +842,20 @@ public:
     // Judges every token, bare names the listing excludes included (the test oracle).
     void judge_every_token() { settle_by_listing_ = false; }
 
-    std::vector<std::string> files() const { return {files_.begin(), files_.end()}; }
+    std::vector<std::string> files() const {
+        std::vector<std::string> all;
+        all.reserve(files_.size());
+        for (const std::string_view file : files_) all.push_back(absolute(file));
+        return all;
+    }
 
     // The count, and the first files as the refusal shows them (each cut to listed_characters).
-    FileTally tally() const { return tally_from(files_); }
+    FileTally tally() const {
+        FileTally tally{files_.size(), {}};
+        for (std::size_t i = 0; i < files_.size() && i < listed_files; ++i)
+            tally.first.push_back(absolute(files_[i]).substr(0, listed_characters));
+        return tally;
+    }
 
 private:
     void judge(std::string_view token) {
@@ -862,7 +876,8 @@ private:
                 return;
         }
         // Counted files are all under the root: the set holds them by the part after it.
-        const SpellingSet::Probe probe = counted_.find(std::string_view(path).substr(under_root_));
+        const std::string_view below_root = std::string_view(path).substr(under_root_);
+        const SpellingSet::Probe probe = counted_.find(below_root);
         if (probe.found) return;
         if (!path_shaped) {
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
@@ -874,7 +889,7 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        add_file(probe);
+        add_file(probe, below_root);
     }
 
     // path_ = the root and a plain relative `token` joined; false when that is the plan itself.
@@ -885,12 +900,21 @@ private:
         return path_ != own_path_;
     }
 
-    // Counts path_, a canonical path under the root that counted_.find said was not counted yet
-    // (the probe), and leaves path_ to be assigned again.
-    void add_file(const SpellingSet::Probe& probe) {
-        const std::string_view kept = counted_paths_.keep(std::move(path_));
+    // Counts the file at `below_root` (a canonical path's part under the root) that
+    // counted_.find said was not counted yet (the probe). Only that part is copied: the root
+    // before it is the same for every file.
+    void add_file(const SpellingSet::Probe& probe, std::string_view below_root) {
+        const std::string_view kept = counted_paths_.keep(below_root);
         files_.push_back(kept);
-        counted_.add_at(probe, kept.substr(under_root_));
+        counted_.add_at(probe, kept);
+    }
+
+    // The absolute path of a counted file.
+    std::string absolute(std::string_view below_root) const {
+        std::string path(std::string_view(root_).substr(0, under_root_ - 1));
+        path += '/';
+        path += below_root;
+        return path;
     }
 
     static constexpr std::size_t memo_bytes = 4096;
@@ -905,6 +929,9 @@ private:
     const std::string own_path_;
     // Where a path under the root starts its part below the root.
     const std::size_t under_root_ = root_ == "/" ? 1 : root_.size() + 1;
+    // The plan's own path below the root; empty (no token) when it is not under the root.
+    const std::string own_below_root_ =
+        is_under(own_path_, root_) ? own_path_.substr(under_root_) : std::string();
     // The tokens judged: copies, since a plan read a piece at a time does not keep its text.
     SpellingArena judged_spellings_;
     SpellingSet judged_;
@@ -969,7 +996,7 @@ std::optional<PlanText> open_plan(const std::string& plan_path, std::size_t& siz
     const std::uint64_t bytes = file.size().value_or(0);
     if (bytes > plan_read_limit) return std::nullopt;
     size = static_cast<std::size_t>(bytes);
-    return PlanText(std::move(file));
+    return PlanText(std::move(file), bytes);
 }
 
 } // namespace

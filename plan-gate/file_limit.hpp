@@ -47,7 +47,7 @@ plan_file_files_with(Classifier classifier, const std::string& plan_path, const 
 } // namespace detail
 
 // plan_files for the plan file at `plan_path`, read a piece at a time, never whole (a 2 MB plan
-// is counted in a buffer of about 128 KiB). nullopt when it is not a regular file, cannot be read
+// is counted in a buffer of about 32 KiB). nullopt when it is not a regular file, cannot be read
 // or holds more than `plan_read_limit` bytes: such a plan counts nothing.
 std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_path,
                                                         const std::string& root);

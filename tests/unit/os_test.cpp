@@ -10,6 +10,7 @@
 #include <boost/filesystem/operations.hpp>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #ifdef __linux__
+#include <signal.h>
 #include <sys/mman.h>
 #endif
 
@@ -91,29 +93,42 @@ BOOST_AUTO_TEST_CASE(the_child_runs_in_the_directory_given) {
 }
 
 #ifdef __linux__
-// The child starts on another CPU than the caller's (so bash starts beside the hook's own work),
-// and is then given back every CPU the caller may use: config.sh and what it runs are never
-// confined. Read from the kernel's own account of the shell started, not its children.
-BOOST_AUTO_TEST_CASE(a_child_may_use_every_cpu_the_caller_may) {
+// The child starts as an ordinary process whatever the caller did to start it (signals blocked
+// meanwhile, SIGPIPE ignored in a hook): it may use every CPU the caller may, blocks no signal and
+// leaves SIGPIPE at its default, and the caller's own signal mask is as it was. Read from the
+// kernel's own account of the program started.
+BOOST_AUTO_TEST_CASE(a_child_starts_with_every_cpu_no_blocked_signal_and_sigpipe_default) {
     const ScratchDir dir;
-    const auto allowed_cpus = [](const std::string& status) {
-        const std::string key = "Cpus_allowed_list:";
-        const auto at = status.find(key);
+    const auto field = [](const std::string& status, const std::string& key) {
+        const auto at = status.find("\n" + key + ":");
         BOOST_REQUIRE(at != std::string::npos);
-        const auto end = status.find('\n', at);
-        std::string list = status.substr(at + key.size(), end - at - key.size());
-        list.erase(
-            std::remove_if(list.begin(), list.end(), [](char c) { return c == ' ' || c == '\t'; }),
-            list.end());
-        return list;
+        const auto start = at + key.size() + 2;
+        std::string value = status.substr(start, status.find('\n', start) - start);
+        value.erase(std::remove_if(value.begin(), value.end(),
+                                   [](char c) { return c == ' ' || c == '\t'; }),
+                    value.end());
+        return value;
     };
     std::ifstream own("/proc/self/status");
     std::stringstream mine;
     mine << own.rdbuf();
-    const os::RunResult child = os::run_captured(shell("cat /proc/$$/status"), dir.path(),
+    const auto ignored_before = std::signal(SIGPIPE, SIG_IGN); // as a hook runs
+    sigset_t mask_before;
+    sigset_t mask_after;
+    ::sigprocmask(SIG_SETMASK, nullptr, &mask_before);
+    // cat itself, not a shell: a shell may set its own mask as it starts.
+    const os::RunResult child = os::run_captured({"cat", "/proc/self/status"}, dir.path(),
                                                  in(std::chrono::seconds(20)), 1 << 16);
+    ::sigprocmask(SIG_SETMASK, nullptr, &mask_after);
+    std::signal(SIGPIPE, ignored_before);
     BOOST_REQUIRE((child.end == os::RunEnd::exited));
-    BOOST_TEST(allowed_cpus(child.output) == allowed_cpus(mine.str()));
+    BOOST_TEST(field(child.output, "Cpus_allowed_list") == field(mine.str(), "Cpus_allowed_list"));
+    BOOST_TEST(field(child.output, "SigBlk") == std::string(16, '0'));
+    const unsigned long long ignored = std::stoull(field(child.output, "SigIgn"), nullptr, 16);
+    BOOST_TEST((ignored & (1ull << (SIGPIPE - 1))) == 0u);
+    for (int signal = 1; signal < 32; ++signal)
+        BOOST_TEST(::sigismember(&mask_after, signal) == ::sigismember(&mask_before, signal),
+                   "signal " << signal);
 }
 #endif
 

@@ -646,14 +646,17 @@ BOOST_AUTO_TEST_CASE(a_plan_file_counts_what_its_text_counts) {
     repo.write("README.md", "# r\n");
     repo.write("src/a.ts", "a\n");
     std::mt19937 rng(1201);
-    for (int round = 0; round < 12; ++round) {
-        // Up to 300 KB: tokens cross the 64 KiB pieces at many offsets; a long token now and
-        // then outgrows the buffer.
-        std::string text = random_plan(rng, static_cast<std::size_t>(rng() % 300000));
+    for (int round = 0; round < 13; ++round) {
+        // Up to 300 KB: tokens cross the 16 KiB pieces at many offsets; a long token now and
+        // then outgrows the buffer. The last round is past 2 MiB, read 64 KiB at a time.
+        const std::size_t size = round == 12 ? (std::size_t{2} << 20) + 1 + rng() % 100000
+                                             : static_cast<std::size_t>(rng() % 300000);
+        std::string text = random_plan(rng, size);
         if (round % 3 == 0)
             text += " src/" + std::string(200000 + rng() % 1000, 'd') + ".ts Makefile";
         const std::string plan =
             repo.write(".claude/plans/p" + std::to_string(round) + ".md", text);
+        BOOST_TEST((text.size() > (std::size_t{2} << 20)) == (round == 12));
         const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan);
         for (const Classifier classifier :
              {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::best}) {
