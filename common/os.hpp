@@ -227,7 +227,9 @@ private:
 // group, and on Linux every other descendant, the hook being their subreaper; Windows: a job
 // object), and die with the hook (Linux: PR_SET_PDEATHSIG; Windows: the job closes with the
 // hook). No argument passes through a shell. A child that cannot be started (no such program, a
-// bad cwd) finishes as not_started or, when only exec failed, as an exit with no output.
+// bad cwd) finishes as not_started or, when only exec failed, as an exit with no output. On Linux
+// the call returns once the child has exec'd or failed to, having shared the caller's memory
+// until then (docs/contract.md, "One deadline").
 CapturedRun start_captured(const std::vector<std::string>& argv, const std::string& cwd);
 
 // start_captured(argv, cwd).finish(deadline, max_output).
