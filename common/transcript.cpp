@@ -1588,13 +1588,9 @@ private:
     Scan scan_;
 };
 
-// 64 KiB: every page of the buffer is a fault on a short call, and larger reads gain little.
-constexpr std::size_t default_buffer_size = 64 * 1024;
-// A transcript of up to 2 MiB is read 16 KiB at a time: twelve pages of buffer fewer, for three
-// more read calls a 64 KiB. On a virtual machine where a fresh page costs 11 us and a read call
-// 1.3 us that is 0.14 ms saved on a 1 MB transcript, and it breaks even at about 2.3 MB.
-constexpr std::size_t small_file_buffer_size = 16 * 1024;
-constexpr std::uint64_t small_file_bytes = 2 * 1024 * 1024;
+// 64 KiB (os::read_size_for a file of unknown size): every page of the buffer is a fault on a
+// short call, and larger reads gain little.
+constexpr std::size_t default_buffer_size = os::read_size_for(std::nullopt);
 
 Scan scan_source(std::unique_ptr<Source> source, const Request& request, std::size_t buffer_size,
                  detail::Kernel kernel, std::size_t window_entries) {
@@ -1632,9 +1628,7 @@ Scan scan_file(const std::string& path, const Request& request) {
     try {
         auto source = std::make_unique<FileSource>(path);
         if (!source->open()) return Scan{};
-        const std::optional<std::uint64_t> bytes = source->size();
-        const std::size_t buffer_size =
-            bytes && *bytes <= small_file_bytes ? small_file_buffer_size : default_buffer_size;
+        const std::size_t buffer_size = os::read_size_for(source->size());
         return scan_source(std::move(source), request, buffer_size, detail::Kernel::best,
                            detail::default_pairing_window);
     } catch (...) {

@@ -384,17 +384,13 @@ std::size_t scan_blocks(std::string_view text, std::size_t at, bool last, const 
 // Where the plan's text comes from: a view of it whole, or its file read a piece at a time into
 // one buffer that keeps only the token still open at the end of a piece. A plan of any size is
 // then counted in a buffer about the size of two pieces (more only for a longer token), and the
-// bytes are classified while the read has left them in the cache. A piece is 16 KiB for a plan
-// of up to 2 MiB, else 64 KiB, as the transcript reader sizes its reads (docs/transcript.md):
-// each page of the buffer is a fault the first time a read fills it, and a short call pays more
-// for those than for the extra reads.
+// bytes are classified while the read has left them in the cache. A piece is what
+// os::read_size_for gives for the plan's size, as the transcript reader sizes its reads.
 class PlanText {
 public:
     explicit PlanText(std::string_view whole) : whole_(whole) {}
     PlanText(os::File file, std::uint64_t size)
-        : file_(std::move(file)),
-          piece_(size <= (std::uint64_t{2} << 20) ? std::size_t{16} << 10 : std::size_t{64} << 10) {
-    }
+        : file_(std::move(file)), piece_(os::read_size_for(size)) {}
 
     // Scans the whole text; false when the file could not be read or held more than `max_bytes`
     // (what was visited before then is to be dropped).
@@ -783,12 +779,12 @@ private:
     bool usable_ = false;
 };
 
-// The tally of `files` (strings or views, in first-seen order): how many, and the first
-// listed_files of them, each cut to listed_characters.
-template <class Files> FileTally tally_from(const Files& files) {
+// The tally of `files` (in first-seen order), each spelled by `spell` as a std::string: how many,
+// and the first listed_files of them, each cut to listed_characters.
+template <class Files, class Spell> FileTally tally_from(const Files& files, Spell spell) {
     FileTally tally{files.size(), {}};
     for (std::size_t i = 0; i < files.size() && i < listed_files; ++i)
-        tally.first.emplace_back(std::string_view(files[i]).substr(0, listed_characters));
+        tally.first.push_back(spell(files[i]).substr(0, listed_characters));
     return tally;
 }
 
@@ -851,10 +847,7 @@ public:
 
     // The count, and the first files as the refusal shows them (each cut to listed_characters).
     FileTally tally() const {
-        FileTally tally{files_.size(), {}};
-        for (std::size_t i = 0; i < files_.size() && i < listed_files; ++i)
-            tally.first.push_back(absolute(files_[i]).substr(0, listed_characters));
-        return tally;
+        return tally_from(files_, [this](std::string_view file) { return absolute(file); });
     }
 
 private:
@@ -1049,7 +1042,7 @@ std::optional<FileTally> plan_file_tally(const std::string& plan_path, const std
 }
 
 FileTally tally_of(const std::vector<std::string>& files) {
-    return tally_from(files);
+    return tally_from(files, [](const std::string& file) { return file; });
 }
 
 std::optional<std::string> file_limit_refusal(const std::vector<std::string>& files,

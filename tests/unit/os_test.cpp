@@ -18,6 +18,13 @@
 #include <thread>
 #include <vector>
 
+#ifndef _WIN32
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 #ifdef __linux__
 #include <signal.h>
 #include <sys/mman.h>
@@ -187,6 +194,39 @@ BOOST_AUTO_TEST_CASE(output_past_the_cap_ends_the_run) {
     BOOST_TEST(run.output.size() <= 1024u);
 }
 
+#ifndef _WIN32
+// A child the system refuses to start (here its user's process limit is reached) finishes as
+// not_started with no output, and the pipe made for it is closed again: the descriptor the next
+// open gets is the one it got before. Run in a forked copy of the test, where the limit can be
+// set without touching the test itself; root is not held by the limit, so that copy becomes
+// nobody first.
+BOOST_AUTO_TEST_CASE(a_child_the_system_refuses_finishes_as_not_started) {
+    const ScratchDir dir;
+    const pid_t tester = ::fork();
+    BOOST_REQUIRE(tester >= 0);
+    if (tester == 0) {
+        if (::geteuid() == 0 && ::setuid(65534) != 0) ::_exit(3);
+        const rlimit none{0, 0};
+        if (::setrlimit(RLIMIT_NPROC, &none) != 0) ::_exit(4);
+        const int before = ::open("/dev/null", O_RDONLY);
+        ::close(before);
+        const os::RunResult run = os::run_captured(shell("echo planning"), dir.path(),
+                                                   in(std::chrono::seconds(20)), 1024);
+        const int after = ::open("/dev/null", O_RDONLY);
+        if (run.end != os::RunEnd::not_started) ::_exit(5);
+        if (!run.output.empty()) ::_exit(6);
+        ::_exit(after == before ? 0 : 7);
+    }
+    int status = 0;
+    while (::waitpid(tester, &status, 0) < 0 && errno == EINTR) {
+    }
+    BOOST_TEST_REQUIRE(WIFEXITED(status));
+    // 3: could not become nobody; 4: could not set the limit; 5: started anyway; 6: output;
+    // 7: a descriptor left open.
+    BOOST_TEST(WEXITSTATUS(status) == 0);
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(a_missing_program_or_directory_gives_no_output) {
     const ScratchDir dir;
     const os::RunResult no_program =
@@ -200,10 +240,18 @@ BOOST_AUTO_TEST_CASE(a_missing_program_or_directory_gives_no_output) {
     BOOST_TEST((no_program.end == os::RunEnd::not_started));
     BOOST_TEST((no_dir.end == os::RunEnd::not_started));
 #else
-    // The forked child cannot exec or chdir and exits 127 at once.
+    // The child cannot exec or chdir and exits 127 at once.
     BOOST_TEST((no_program.end == os::RunEnd::exited));
     BOOST_TEST((no_dir.end == os::RunEnd::exited));
 #endif
+}
+
+BOOST_AUTO_TEST_CASE(a_file_is_read_16_kib_at_a_time_up_to_2_mib_else_64) {
+    BOOST_TEST(os::read_size_for(0) == 16u * 1024);
+    BOOST_TEST(os::read_size_for(std::uint64_t{2} << 20) == 16u * 1024);
+    BOOST_TEST(os::read_size_for((std::uint64_t{2} << 20) + 1) == 64u * 1024);
+    BOOST_TEST(os::read_size_for(std::uint64_t{1} << 40) == 64u * 1024);
+    BOOST_TEST(os::read_size_for(std::nullopt) == 64u * 1024); // size unknown
 }
 
 BOOST_AUTO_TEST_CASE(what_a_path_names) {
