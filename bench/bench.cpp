@@ -2,13 +2,15 @@
 // process on generated inputs and reports median and p90 wall time as ratios to baselines measured
 // in the same run.
 //
-// Contract: argv [--quick] [--only TEXT] [--keep] [--out FILE] [--work DIR] [--bin-dir DIR]
-// [--floor EXE] [--content-dir DIR]
-// [--help]; reads the six hook binaries and content/*.md; writes a scratch plugin tree, project and
-// inputs (transcripts up to 100 MB) under a fresh directory in --work, removed at the end; prints
-// the table to stdout and writes it to --out; exits 0 when every case gave its expected decision,
-// 1 otherwise, 2 on a usage or setup error (a figure over its target is reported, not failed:
-// speed is measured here, never asserted).
+// Contract: argv [--quick] [--only TEXT] [--keep] [--calls FILE] [--out FILE] [--work DIR]
+// [--bin-dir DIR] [--floor EXE] [--content-dir DIR] [--help]; reads the six hook binaries and
+// content/*.md; writes a scratch plugin tree, project and inputs (transcripts up to 100 MB) under a
+// fresh directory in --work, removed at the end; prints the table to stdout and writes it to
+// --out; exits 0 when every case gave its expected decision, 1 otherwise, 2 on a usage or setup
+// error (a figure over its target is reported, not failed: speed is measured here, never
+// asserted). With --calls, measures nothing: writes each case's hook call to FILE (a line of
+// tab-separated executable, stdin file and working directory) and keeps the scratch directory,
+// for a profiler to replay (scripts/link-order.sh does).
 //
 // Each run is a posix_spawn of the binary from a helper process, with stdin from a file, stdout
 // to /dev/null, cwd the scratch project and CLAUDE_PLUGIN_ROOT unset (the binaries live in the
@@ -56,6 +58,7 @@ struct Options {
     bool quick = false;
     std::string only;  // run only the cases whose name holds this text
     bool keep = false; // leave the scratch directory (inputs, plugin tree) for profiling
+    std::string calls; // write the cases' hook calls here and measure nothing
     std::string out = std::string(VIBER_BENCH_BIN_DIR) + "/../bench-results.md";
     std::string work = "/tmp";
     std::string bin_dir = VIBER_BENCH_BIN_DIR;
@@ -718,7 +721,10 @@ int main(int argc, char** argv) {
         "content-dir", po::value(&options.content_dir), "manifest.md and plan-hints.md")(
         "only", po::value(&options.only), "run only the cases whose name holds this text")(
         "keep", po::bool_switch(&options.keep),
-        "leave the scratch directory and print its path (for profiling)");
+        "leave the scratch directory and print its path (for profiling)")(
+        "calls", po::value(&options.calls),
+        "measure nothing: write each case's hook call (executable, stdin file, working "
+        "directory; tab-separated) to this file and keep the scratch directory");
     try {
         po::variables_map vm;
         po::store(po::command_line_parser(argc, argv).options(described).run(), vm);
@@ -756,7 +762,7 @@ int main(int argc, char** argv) {
             boost::system::error_code ec;
             fs::remove_all(path, ec);
         }
-    } cleanup{world.work, options.keep};
+    } cleanup{world.work, options.keep || !options.calls.empty()};
 
     if (const auto problem = lay_out(world, options)) {
         std::cerr << "viber-bench: " << *problem << "\n";
@@ -773,6 +779,14 @@ int main(int argc, char** argv) {
     if (!options.only.empty())
         std::erase_if(
             cases, [&](const Case& c) { return c.name.find(options.only) == std::string::npos; });
+    if (!options.calls.empty()) {
+        std::string listed;
+        for (const Case& c : cases)
+            listed += c.command.exe + "\t" + c.command.stdin_file + "\t" + world.project + "\n";
+        write_file(options.calls, listed);
+        std::cout << cases.size() << " hook calls written to " << options.calls << "\n";
+        return 0;
+    }
     std::cout << "viber-hooks benchmark: " << cases.size() << " cases"
               << (options.quick ? " (quick)" : "") << "\n"
               << std::flush;

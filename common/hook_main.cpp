@@ -158,14 +158,13 @@ void answer(const Decision& decision) {
 }
 
 // Appends the call to the troubleshooting log when VIBER_HOOKS_LOG names one; never throws.
-void log_call(const HookInfo& info, std::chrono::steady_clock::time_point start,
+void log_call(const HookInfo& info, os::Clock::time_point start,
               const Decision& decision) noexcept {
     try {
         const char* path = std::getenv(log_variable);
         if (path == nullptr || *path == '\0') return;
-        const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::steady_clock::now() - start)
-                                .count();
+        const auto micros =
+            std::chrono::duration_cast<std::chrono::microseconds>(os::Clock::now() - start).count();
         append_log(path, log_line(LogEntry{.hook = info.name,
                                            .time = std::chrono::system_clock::now(),
                                            .micros = micros,
@@ -199,7 +198,7 @@ Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_byt
 }
 
 int hook_main(int argc, char** argv, const HookInfo& info) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = os::process_start();
     os::prepare_standard_streams();
     set_argv0(argc > 0 ? argv[0] : nullptr);
     if (argc > 1) {

@@ -3,7 +3,23 @@
 
 #include <algorithm>
 
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#endif
+
 namespace viber::os {
+
+Clock::time_point Clock::now() noexcept {
+#ifdef __linux__
+    timespec ts{};
+    if (::syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) == 0)
+        return time_point(std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec));
+#endif
+    return time_point(
+        std::chrono::duration_cast<duration>(std::chrono::steady_clock::now().time_since_epoch()));
+}
 
 namespace {
 // Taken during static initialisation, before main: as close to the exec as portable code gets.

@@ -214,14 +214,17 @@ std::optional<std::string> read_stream(Stream fd, const StdinLimits& limits) {
                 {bytes.capacity(), bound,
                  file_bytes ? std::max(*file_bytes + 1, used + pipe_read) : used + pipe_read}));
         }
-        pollfd pfd{fd, POLLIN, 0};
-        const int ready =
-            ::poll(&pfd, 1, poll_ms(total_deadline, static_cast<int>(limits.idle.count())));
-        if (ready < 0) {
-            if (errno == EINTR) continue;
-            return std::nullopt;
+        // A regular file always has its bytes ready: only a pipe or a terminal is waited on.
+        if (!file_bytes) {
+            pollfd pfd{fd, POLLIN, 0};
+            const int ready =
+                ::poll(&pfd, 1, poll_ms(total_deadline, static_cast<int>(limits.idle.count())));
+            if (ready < 0) {
+                if (errno == EINTR) continue;
+                return std::nullopt;
+            }
+            if (ready == 0) return std::nullopt; // idle or total bound passed with no data
         }
-        if (ready == 0) return std::nullopt; // idle or total bound passed with no data
         const ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
         if (got < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;

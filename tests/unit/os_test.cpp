@@ -82,6 +82,20 @@ BOOST_AUTO_TEST_CASE(the_start_clock_runs_from_before_main) {
     BOOST_TEST(os::left_of(std::chrono::milliseconds(0)).count() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(the_clock_reads_the_monotonic_time_steady_clock_reads) {
+    // os::Clock reads CLOCK_MONOTONIC through the system call on Linux: the same time, in the same
+    // unit, as std::chrono::steady_clock, which every other platform's reads go through.
+    const auto steady_before = std::chrono::steady_clock::now().time_since_epoch();
+    const auto ours = os::Clock::now().time_since_epoch();
+    const auto steady_after = std::chrono::steady_clock::now().time_since_epoch();
+    BOOST_TEST((steady_before <= ours));
+    BOOST_TEST((ours <= steady_after));
+    const auto first = os::Clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    BOOST_TEST(seconds_since(first) >= 0.019);
+    BOOST_TEST(seconds_since(first) < 5.0);
+}
+
 BOOST_AUTO_TEST_CASE(a_child_that_exits_gives_its_output) {
     const ScratchDir dir;
     const os::RunResult run =
