@@ -1866,21 +1866,25 @@ private:
 
     // ---- the grammar ------------------------------------------------------------------------
 
-    // A long simple command reserves, once, room for every word the rest of its buffer can hold
-    // (each takes at least two bytes): the vector never grows by copying, and the pages it does
-    // not fill are never touched. Room for 4 MiB of words or more (what is left is 350 KB or
-    // more) is on huge pages where the OS has them: half a million words are 12 MB, three
-    // thousand 4 KiB page faults. Below that, words are longer than two bytes often enough that
-    // most of the room stays untouched, and a huge page would be zeroed whole for a few of them.
+    // A simple command of 16 words or more reserves, once, room for every word the rest of its
+    // buffer can hold (each takes at least two bytes): the vector never grows by copying, and the
+    // pages it does not fill are never touched (growing through 32, 64 … 256 words would touch
+    // 12 KB of fresh heap, three page faults, before a long command's words even start). Room for
+    // 4 MiB of words or more (what is left is 350 KB or more) is reserved once 256 words are in,
+    // on huge pages where the OS has them: half a million words are 12 MB, three thousand 4 KiB
+    // page faults; below that, words are longer than two bytes often enough that most of the room
+    // stays untouched, and a huge page would be zeroed whole for a few of them. At most
+    // Options::max_depth + 1 lists are open at once, so reservations under 4 MiB hold under
+    // 132 MiB of address space together, none of it touched beyond the words.
     void push_word(SimpleCommand& simple, const Word& w) {
         std::vector<Word>& words = simple.words;
-        if (words.size() == words.capacity() && words.size() >= 256) {
+        if (words.size() == words.capacity() && words.size() >= 16) {
             const std::size_t room =
                 words.size() + (src_.size() - std::min(pos_, src_.size())) / 2 + 1;
-            if (room * sizeof(Word) >= (std::size_t{4} << 20))
-                os::reserve_on_huge_pages(words, room);
-            else
+            if (room * sizeof(Word) < (std::size_t{4} << 20))
                 words.reserve(room);
+            else if (words.size() >= 256)
+                os::reserve_on_huge_pages(words, room);
         }
         words.push_back(w);
     }
