@@ -1027,18 +1027,24 @@ private:
         if (window_.size() >= window_capacity_) {
             if (!absorb(window_capacity_ / 2)) return;
         }
-        // Reserved in two steps: 64 KiB (a usual session's window), then all of it at once, on
-        // huge pages where the OS has them (20,000 dispatches and their verdicts are 640 KB, 160
-        // faults of 4 KiB). Growing by doubling would copy it and touch twice the pages; a page
-        // the window never reaches is never touched.
-        if (window_.capacity() == 0)
-            window_.reserve(std::min(window_capacity_, first_window_entries));
-        else if (window_.size() == window_.capacity())
-            os::reserve_on_huge_pages(window_, window_capacity_);
+        // Reserved in three steps: 4 KiB (a usual session's window, inside the heap the hook
+        // already has), 64 KiB, then all of it at once, on huge pages where the OS has them
+        // (20,000 dispatches and their verdicts are 640 KB, 160 faults of 4 KiB). Growing by
+        // doubling would copy it and touch twice the pages; a page the window never reaches is
+        // never touched.
+        if (window_.size() == window_.capacity()) {
+            if (window_.capacity() < first_window_entries)
+                window_.reserve(std::min(window_capacity_, first_window_entries));
+            else if (window_.capacity() < second_window_entries)
+                window_.reserve(std::min(window_capacity_, second_window_entries));
+            else
+                os::reserve_on_huge_pages(window_, window_capacity_);
+        }
         window_.emplace_back(line, offset, length, needles);
     }
 
-    static constexpr std::size_t first_window_entries = 4096;
+    static constexpr std::size_t first_window_entries = 256;
+    static constexpr std::size_t second_window_entries = 4096;
 
     // Window lines read again, a block of consecutive ones at a time.
     // The first block of a visit is small: a single reviewer's latest pair is mostly among the
