@@ -1,4 +1,5 @@
-// os_clock.cpp: the process-start clock of the operating-system layer, the same on every platform.
+// os_clock.cpp: the operating-system layer's clock (os::Clock: the system call on Linux,
+// steady_clock elsewhere) and the process-start time every deadline counts from.
 #include "common/os.hpp"
 
 #include <algorithm>
