@@ -215,6 +215,17 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         {"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "silent", "silent"});
     out.push_back(
         {"pkill node and words", "pkill node " + repeat_to("x ", bytes - 11), "deny", "silent"});
+    {
+        // Every level's word list open at once, each with room reserved for what is left (a
+        // third of the command, just under 4 MiB of words a level).
+        const std::size_t tail = bytes / 3;
+        std::string lists;
+        for (int i = 0; i < 32; ++i) lists += "echo " + repeat_to("w ", 40) + "$(";
+        lists += "pkill node " + repeat_to("w ", 40) + std::string(32, ')') + "\n#";
+        std::string command = "echo " + repeat_to("x ", bytes - tail - lists.size() - 7) + "; ";
+        command += lists + std::string(tail, 'c');
+        out.push_back({"32 nested word lists, then a comment", std::move(command), "deny", "deny"});
+    }
     return out;
 }
 

@@ -174,28 +174,6 @@ void log_call(const HookInfo& info, os::Clock::time_point start,
     }
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define VIBER_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define VIBER_SANITIZED 1
-#endif
-#endif
-
-// Hook mode ends here once its answer is written: its output went out through write(2), no
-// stream buffers it and every object it made is gone, so it leaves at once (std::_Exit), without
-// the C and C++ libraries' exit work (static destructors of Boost.Filesystem and the standard
-// streams, a flush of stdio buffers nothing wrote to): that work touches code and data a call
-// otherwise never reaches, two or three page faults. The sanitizer builds leave through exit(),
-// so LeakSanitizer still checks every hook-mode run.
-int finish_hook_mode() {
-#ifdef VIBER_SANITIZED
-    return 0;
-#else
-    std::_Exit(0);
-#endif
-}
-
 } // namespace
 
 Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace) {
@@ -237,7 +215,7 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
         decision = decide_stdin(info, std::move(stdin_bytes), off);
         answer(decision);
         log_call(info, start, decision);
-        return finish_hook_mode();
+        return 0;
     } catch (...) {
     }
     try {
@@ -247,7 +225,17 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
     } catch (...) {
     }
     log_call(info, start, decision);
-    return finish_hook_mode();
+    return 0;
+}
+
+int run_hook(int argc, char** argv, const HookInfo& info) {
+    const int status = hook_main(argc, argv, info);
+    // Hook mode's answer went out through write(2) and nothing is buffered: the process leaves
+    // at once, without the C and C++ libraries' exit work (Boost.Filesystem's and the standard
+    // streams' static destructors, a flush of stdio buffers nothing wrote to), which touches code
+    // and data a call otherwise never reaches: two or three page faults.
+    if (hook_mode_leaves_at_once && argc <= 1) std::_Exit(status);
+    return status;
 }
 
 } // namespace viber

@@ -39,6 +39,25 @@ struct HookInfo {
 // --help/--version and 1 (usage on stderr) for anything else, never 2.
 int hook_main(int argc, char** argv, const HookInfo& info);
 
+// True where run_hook ends hook mode with std::_Exit: every build but the sanitizer ones, which
+// leave through exit() so LeakSanitizer still checks every hook-mode run.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool hook_mode_leaves_at_once = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool hook_mode_leaves_at_once = false;
+#else
+inline constexpr bool hook_mode_leaves_at_once = true;
+#endif
+#else
+inline constexpr bool hook_mode_leaves_at_once = true;
+#endif
+
+// What a hook binary's main returns: hook_main, after which hook mode leaves the process at once
+// (std::_Exit: no static destructors, no stdio flush; its answer is already written) where
+// hook_mode_leaves_at_once. Tool mode returns its status.
+int run_hook(int argc, char** argv, const HookInfo& info);
+
 // Hook mode's decision on the bytes read from stdin (nullopt: the bounded read failed): the
 // prefilter, the one parse (parse_object_in_place: the buffer is taken over), then
 // `info.decide`. Exceptions propagate to the caller.

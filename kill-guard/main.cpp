@@ -21,7 +21,7 @@
 #include "kill-guard/kill_guard.hpp"
 
 int main(int argc, char** argv) {
-    return viber::hook_main(
+    return viber::run_hook(
         argc, argv,
         {.name = "kill-guard",
          .help =

@@ -19,7 +19,7 @@
 #include "plan-gate/plan_gate.hpp"
 
 int main(int argc, char** argv) {
-    return viber::hook_main(
+    return viber::run_hook(
         argc, argv,
         {.name = "plan-gate",
          .help =

@@ -20,7 +20,7 @@
 #include "plan-hints/plan_hints.hpp"
 
 int main(int argc, char** argv) {
-    return viber::hook_main(
+    return viber::run_hook(
         argc, argv,
         {.name = "plan-hints",
          .help = "UserPromptSubmit hook. Reads the payload's top-level permission_mode and\n"

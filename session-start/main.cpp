@@ -22,7 +22,7 @@
 
 int main(int argc, char** argv) {
     namespace hook = viber::session_start_hook;
-    return viber::hook_main(
+    return viber::run_hook(
         argc, argv,
         {.name = "session-start",
          .help =

@@ -26,7 +26,7 @@
 #include "shell-guard/shell_guard.hpp"
 
 int main(int argc, char** argv) {
-    return viber::hook_main(
+    return viber::run_hook(
         argc, argv,
         {.name = "shell-guard",
          .help =

@@ -18,7 +18,7 @@
 #include "verdict-nudge/verdict_nudge.hpp"
 
 int main(int argc, char** argv) {
-    return viber::hook_main(
+    return viber::run_hook(
         argc, argv,
         {.name = "verdict-nudge",
          .help =

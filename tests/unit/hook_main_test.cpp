@@ -17,6 +17,11 @@
 #include <stdexcept>
 #include <unistd.h>
 
+#ifndef _WIN32
+#include <cstdlib>
+#include <sys/wait.h>
+#endif
+
 namespace {
 
 struct Outcome {
@@ -24,30 +29,45 @@ struct Outcome {
     std::string out;
 };
 
-// Runs hook_main with stdin from /dev/null and stdout in a file: hook mode (no arguments), or
-// tool mode with `flag`.
-Outcome run_hook_mode(const viber::HookInfo& info, const char* flag = nullptr) {
-    viber::testing::ScratchDir dir;
-    const std::string out_path = dir / "out";
+// What a binary's main calls: hook_main, or run_hook.
+using Entry = int (*)(int, char**, const viber::HookInfo&);
+
+// Calls `entry` as main would, with stdin from /dev/null and stdout appended to `out_path`, in hook
+// mode (no arguments) or tool mode with `flag`; stdin and stdout are put back after it returns.
+int call_with_stdio(Entry entry, const viber::HookInfo& info, const std::string& out_path,
+                    const char* flag) {
     std::fflush(stdout);
     const int saved_in = ::dup(0), saved_out = ::dup(1);
     const int in = ::open("/dev/null", O_RDONLY);
-    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
     ::dup2(in, 0);
     ::dup2(out, 1);
     char name[] = "hook";
     std::string flag_text = flag != nullptr ? flag : "";
     char* argv[] = {name, flag_text.data(), nullptr};
-    Outcome outcome;
-    outcome.status = viber::hook_main(flag != nullptr ? 2 : 1, argv, info);
+    const int status = entry(flag != nullptr ? 2 : 1, argv, info);
     std::fflush(stdout);
     ::dup2(saved_in, 0);
     ::dup2(saved_out, 1);
     for (int fd : {in, out, saved_in, saved_out}) ::close(fd);
-    std::ifstream file(out_path);
+    return status;
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream file(path);
     std::stringstream text;
     text << file.rdbuf();
-    outcome.out = text.str();
+    return text.str();
+}
+
+// Runs hook_main with stdin from /dev/null and stdout in a file: hook mode (no arguments), or
+// tool mode with `flag`.
+Outcome run_hook_mode(const viber::HookInfo& info, const char* flag = nullptr) {
+    viber::testing::ScratchDir dir;
+    const std::string out_path = dir / "out";
+    Outcome outcome;
+    outcome.status = call_with_stdio(viber::hook_main, info, out_path, flag);
+    outcome.out = read_text(out_path);
     return outcome;
 }
 
@@ -217,3 +237,70 @@ BOOST_AUTO_TEST_CASE(a_long_escaped_value_reaches_the_decision_and_the_trace_dec
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+#ifndef _WIN32
+namespace {
+
+// The file an exit handler of the forked copy writes to, when one runs.
+std::string exit_handler_file;
+void mark_exit_handler() {
+    std::ofstream(exit_handler_file, std::ios::app) << "exit handlers ran\n";
+}
+
+// Runs run_hook in a forked copy of this process (call_with_stdio), with an exit handler
+// registered that appends to `out_path` too; returns the copy's exit status (-1 when it did not
+// exit). Should run_hook return in hook mode where it leaves at once, the copy exits 3.
+int run_hook_in_a_copy(const viber::HookInfo& info, const std::string& out_path, const char* flag) {
+    std::fflush(stdout);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        exit_handler_file = out_path;
+        std::atexit(mark_exit_handler);
+        const int status = call_with_stdio(viber::run_hook, info, out_path, flag);
+        std::exit(flag == nullptr && viber::hook_mode_leaves_at_once ? 3 : status);
+    }
+    int status = 0;
+    if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(run_hook_leaves_hook_mode_at_once_with_its_answer_written) {
+    viber::testing::ScratchDir dir;
+    const std::string out_path = dir / "out";
+    const int status = run_hook_in_a_copy(
+        {"t", "contract", answers, viber::Prefilter::none, nullptr}, out_path, nullptr);
+    BOOST_TEST(status == 0);
+    if (viber::hook_mode_leaves_at_once) {
+        // std::_Exit: the answer is out, and no exit handler ran.
+        BOOST_TEST(read_text(out_path) == answer_line);
+    } else {
+        // The sanitizer builds leave through exit(): the handlers run after the answer.
+        BOOST_TEST(read_text(out_path) == answer_line + "exit handlers ran\n");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(run_hook_leaves_hook_mode_at_once_after_a_fail_open_answer) {
+    viber::testing::ScratchDir dir;
+    const std::string out_path = dir / "out";
+    const int status = run_hook_in_a_copy(
+        {"t", "contract", throws_bad_alloc, viber::Prefilter::none, fail_open_answers}, out_path,
+        nullptr);
+    BOOST_TEST(status == 0);
+    BOOST_TEST(read_text(out_path).starts_with(answer_line));
+    BOOST_TEST((read_text(out_path).size() == answer_line.size()) ==
+               viber::hook_mode_leaves_at_once);
+}
+
+BOOST_AUTO_TEST_CASE(run_hook_returns_from_tool_mode) {
+    viber::testing::ScratchDir dir;
+    const std::string out_path = dir / "out";
+    const int status = run_hook_in_a_copy(
+        {"t", "contract", answers, viber::Prefilter::none, nullptr}, out_path, "--version");
+    BOOST_TEST(status == 0);
+    // It returned: the version is out, then exit() ran the handlers.
+    BOOST_TEST(read_text(out_path) ==
+               "t (viber-hooks) " + std::string(viber::suite_version()) + "\nexit handlers ran\n");
+}
+#endif

@@ -82,3 +82,17 @@ BOOST_AUTO_TEST_CASE(pkill_followed_by_131072_words) {
 BOOST_AUTO_TEST_CASE(a_mebibyte_of_short_commands_then_pkill) {
     BOOST_TEST(refuses_pkill(repeat("a;", mebibyte / 2 - 8) + "pkill node"));
 }
+
+BOOST_AUTO_TEST_CASE(thirty_two_nested_word_lists_then_a_comment) {
+    // Every level's word list is open at once, each reserving room for the third of a mebibyte
+    // left after it; the pkill at the bottom is found.
+    std::string lists;
+    for (int level = 0; level < 32; ++level) lists += "echo " + repeat("w ", 40) + "$(";
+    lists += "pkill node " + repeat("w ", 40) + repeat(")", 32) + "\n#";
+    const std::string head = "echo " + repeat("x ", (mebibyte * 2 / 3 - lists.size()) / 2);
+    BOOST_TEST(refuses_pkill(head + "; " + lists + std::string(mebibyte / 3, 'c')));
+    // Without the pkill the same shape is allowed.
+    std::string quiet = lists;
+    quiet.replace(quiet.find("pkill node"), 10, "echo node.");
+    BOOST_TEST(!find_stop_by_name(head + "; " + quiet + std::string(mebibyte / 3, 'c')));
+}

@@ -7,6 +7,12 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 
+#ifndef _WIN32
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
 using viber::shell::Analysis;
 using viber::shell::analyze;
 using viber::shell::Options;
@@ -18,6 +24,16 @@ using viber::testing::repeat;
 // `$(` nested `levels` deep around `pkill x`, closed.
 std::string nested_substitutions(std::size_t levels) {
     return repeat("echo $(", levels) + "pkill x" + repeat(")", levels);
+}
+
+// `echo` and 20 words opening a `$(` at each of 32 levels, `pkill x` and 20 words innermost, the
+// levels closed, then a 330 KB comment: every level reaches 16 words while all 33 are open, each
+// with about 330 KB left after it (room for 165,000 words, just under 4 MiB).
+std::string word_lists_at_every_level() {
+    std::string command;
+    for (int level = 0; level < 32; ++level) command += "echo " + repeat("w ", 20) + "$(";
+    return command + "pkill x " + repeat("w ", 20) + repeat(")", 32) + "\n#" +
+           std::string(330000, 'c');
 }
 
 bool finds(const Analysis& a, std::string_view name) {
@@ -171,3 +187,47 @@ BOOST_AUTO_TEST_CASE(binary_and_invalid_utf8_bytes) {
     const Analysis b = analyze(std::string("pkill\0x", 7));
     BOOST_TEST(b.invocations.size() == 1u);
 }
+
+BOOST_AUTO_TEST_CASE(word_lists_open_at_every_level_are_read_whole) {
+    const Analysis a = analyze(word_lists_at_every_level());
+    BOOST_TEST(!a.reached_depth_cap);
+    BOOST_TEST_REQUIRE(a.invocations.size() == 33u);
+    for (const auto& inv : a.invocations) {
+        BOOST_TEST_CONTEXT(inv.name << " at depth " << inv.depth) {
+            // 20 words, and the `$(…)` word (echo) or `x` (pkill).
+            BOOST_TEST(inv.args.size() == 21u);
+        }
+    }
+    BOOST_TEST(finds(a, "pkill"));
+}
+
+#ifndef _WIN32
+// Peak resident memory, in KiB, of a forked copy of this process that lexes `command` (0 when the
+// copy failed or reached the depth cap).
+long peak_kib_lexing(const std::string& command) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const Analysis a = analyze(command);
+        ::_exit(a.reached_depth_cap ? 1 : 0);
+    }
+    int status = 0;
+    struct rusage usage {};
+    if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        return 0;
+    return usage.ru_maxrss;
+}
+
+BOOST_AUTO_TEST_CASE(word_lists_open_at_every_level_touch_only_their_words) {
+    // Each of the 33 open lists reserves room for the words left after it at once (just under
+    // 4 MiB each, 130 MiB of address space together): only the pages its words fill are ever
+    // touched, so the whole lexes in about what the same bytes as one comment do.
+    const std::string command = word_lists_at_every_level();
+    const long baseline = peak_kib_lexing("#" + std::string(command.size() - 1, 'c'));
+    const long lexed = peak_kib_lexing(command);
+    BOOST_TEST_REQUIRE(baseline > 0);
+    BOOST_TEST_REQUIRE(lexed > 0);
+    BOOST_TEST_MESSAGE("peak " << lexed << " KiB; the same bytes as a comment " << baseline);
+    BOOST_TEST(lexed - baseline < 8 * 1024);
+}
+#endif
