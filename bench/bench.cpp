@@ -3,9 +3,10 @@
 // in the same run.
 //
 // Contract: argv [--quick] [--only TEXT] [--keep] [--calls FILE] [--out FILE] [--work DIR]
-// [--bin-dir DIR] [--floor EXE] [--content-dir DIR] [--help]; reads the six hook binaries and
-// content/*.md; writes a scratch plugin tree, project and inputs (transcripts up to 100 MB) under a
-// fresh directory in --work, removed at the end; prints the table to stdout and writes it to
+// [--bin-dir DIR] [--floor EXE] [--floor-bash EXE] [--content-dir DIR] [--help]; reads the six hook
+// binaries and content/*.md; writes a scratch plugin tree, project and inputs (transcripts up to
+// 100 MB) under a fresh directory in --work, removed at the end; prints the table to stdout and
+// writes it to
 // --out; exits 0 when every case gave its expected decision, 1 otherwise, 2 on a usage or setup
 // error (a figure over its target is reported, not failed: speed is measured here, never
 // asserted). With --calls, measures nothing: writes each case's hook call to FILE (a line of
@@ -63,6 +64,7 @@ struct Options {
     std::string work = "/tmp";
     std::string bin_dir = VIBER_BENCH_BIN_DIR;
     std::string floor = VIBER_BENCH_FLOOR;
+    std::string floor_bash = VIBER_BENCH_FLOOR_BASH;
     std::string content_dir = VIBER_BENCH_CONTENT_DIR;
 };
 
@@ -625,6 +627,14 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
     generate(plain_transcript, 0, Tail::plain_plan, plain_plan_path, 0);
     const std::string plain_gate =
         world.input("gate-plain.json", exit_plan_mode_payload(plain_transcript, project));
+    // The least any gate can cost on this path: the floor, once it has read the payload, starting
+    // bash on config.sh and waiting for it. The hook has to start before bash can, so its ratio
+    // to the floor is a bound no change to the gate can pass: the target's reach on this machine.
+    const Baseline bound{Command{"floor starting bash",
+                                 options.floor_bash,
+                                 {world.plugin + "/scripts/config.sh"},
+                                 small_gate},
+                         "", 0};
     cases.push_back(
         {"plan-gate, plain plan 2 MB naming 5,000 paths",
          {"plan-gate", world.bin("plan-gate"), {}, plain_gate},
@@ -632,7 +642,7 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
          "deny",
          "Next step: narrow the plan.",
          {floor_on(plain_gate, "<= 3x floor", 3),
-          Baseline{Command{"3-path gate", world.bin("plan-gate"), {}, small_gate}, "", 0}},
+          Baseline{Command{"3-path gate", world.bin("plan-gate"), {}, small_gate}, "", 0}, bound},
          true});
     // bash running config.sh on its own, as a baseline: the share of the gate's time that is
     // bash's start, which no change to the gate can take away.
@@ -646,8 +656,16 @@ std::vector<Case> build_cases(const World& world, const Options& options) {
                      runs(20),
                      "deny",
                      "Next step: review the plan.",
-                     {floor_on(small_gate, "", 0), bash_alone},
+                     {floor_on(small_gate, "", 0), bash_alone, bound},
                      true});
+    // The bound itself against the floor and bash alone, measured as a case so its ratio shows.
+    cases.push_back({"the least a plain plan can cost: the floor starting bash on config.sh",
+                     bound.command,
+                     runs(20),
+                     "silent",
+                     "",
+                     {floor_on(small_gate, "", 0), bash_alone},
+                     false});
     return cases;
 }
 
@@ -718,6 +736,8 @@ int main(int argc, char** argv) {
         "work", po::value(&options.work), "where the scratch directory goes")(
         "bin-dir", po::value(&options.bin_dir),
         "the six hook binaries")("floor", po::value(&options.floor), "the floor binary")(
+        "floor-bash", po::value(&options.floor_bash),
+        "the floor starting bash on a script (the plain plan's bound)")(
         "content-dir", po::value(&options.content_dir), "manifest.md and plan-hints.md")(
         "only", po::value(&options.only), "run only the cases whose name holds this text")(
         "keep", po::bool_switch(&options.keep),
@@ -740,6 +760,7 @@ int main(int argc, char** argv) {
 
     // Every program runs with the scratch project as its cwd: relative paths would miss.
     options.floor = fs::absolute(options.floor).string();
+    options.floor_bash = fs::absolute(options.floor_bash).string();
     options.bin_dir = fs::absolute(options.bin_dir).string();
     options.content_dir = fs::absolute(options.content_dir).string();
 
@@ -780,11 +801,16 @@ int main(int argc, char** argv) {
         std::erase_if(
             cases, [&](const Case& c) { return c.name.find(options.only) == std::string::npos; });
     if (!options.calls.empty()) {
+        // Hook calls only: the plain plan's bound is a case of its own, not a hook's call.
         std::string listed;
-        for (const Case& c : cases)
+        std::size_t listed_calls = 0;
+        for (const Case& c : cases) {
+            if (!c.command.exe.starts_with(world.bin(""))) continue;
             listed += c.command.exe + "\t" + c.command.stdin_file + "\t" + world.project + "\n";
+            ++listed_calls;
+        }
         write_file(options.calls, listed);
-        std::cout << cases.size() << " hook calls written to " << options.calls << "\n";
+        std::cout << listed_calls << " hook calls written to " << options.calls << "\n";
         return 0;
     }
     std::cout << "viber-hooks benchmark: " << cases.size() << " cases"

@@ -12,7 +12,8 @@ cd "$root"
 jobs="${VIBER_JOBS:-$(nproc)}"
 
 cmake --preset release -DVIBER_BENCH=ON
-cmake --build --preset release -j "$jobs" --target viber_bench bench_floor \
+cmake --build --preset release -j "$jobs" --target viber_bench bench_floor bench_floor_bash \
   plan-gate plan-hints kill-guard shell-guard verdict-nudge session-start
 exec build/release/bench/viber-bench --bin-dir build/release/bin --floor build/release/bench/floor \
+  --floor-bash build/release/bench/floor-bash \
   --work "${TMPDIR:-/tmp}" --out build/bench-results.md "$@"
