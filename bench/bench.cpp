@@ -6,12 +6,11 @@
 // [--bin-dir DIR] [--floor EXE] [--floor-bash EXE] [--content-dir DIR] [--help]; reads the six hook
 // binaries and content/*.md; writes a scratch plugin tree, project and inputs (transcripts up to
 // 100 MB) under a fresh directory in --work, removed at the end; prints the table to stdout and
-// writes it to
-// --out; exits 0 when every case gave its expected decision, 1 otherwise, 2 on a usage or setup
-// error (a figure over its target is reported, not failed: speed is measured here, never
-// asserted). With --calls, measures nothing: writes each case's hook call to FILE (a line of
-// tab-separated executable, stdin file and working directory) and keeps the scratch directory,
-// for a profiler to replay (scripts/link-order.sh does).
+// writes it to --out; exits 0 when every case gave its expected decision, 1 otherwise, 2 on a
+// usage or setup error (a figure over its target is reported, not failed: speed is measured here,
+// never asserted). With --calls, measures nothing: writes each hook call among the cases to FILE (a
+// line of tab-separated executable, stdin file and working directory) and keeps the scratch
+// directory, for a profiler to replay (scripts/link-order.sh does).
 //
 // Each run is a posix_spawn of the binary from a helper process, with stdin from a file, stdout
 // to /dev/null, cwd the scratch project and CLAUDE_PLUGIN_ROOT unset (the binaries live in the
