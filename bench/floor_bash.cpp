@@ -1,5 +1,6 @@
 // floor_bash.cpp: the bound of the plain plan's benchmark: a static C++ main that reads stdin to
-// EOF, then runs `/bin/bash SCRIPT` with its stdout in a pipe read to the end, and waits for it.
+// EOF, then runs `/bin/bash SCRIPT` with its stdout in a pipe read to the end, waits for it and
+// exits with its status.
 // A gate that must run config.sh (docs/plan-gate.md, step 2) cannot cost less: bash can start
 // only once the hook has. The floor itself stays floor.cpp, untouched by this.
 #include <spawn.h>
@@ -28,7 +29,9 @@ int main(int argc, char** argv) {
     if (spawned != 0) return 1;
     while (::read(out[0], buffer, sizeof buffer) > 0) {
     }
+    // Its status is bash's: 0 only when bash ran the script and exited 0, so the benchmark's
+    // check that the case took its path (status 0) also says bash really ran.
     int status = 0;
-    ::waitpid(pid, &status, 0);
-    return 0;
+    if (::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return 1;
+    return WEXITSTATUS(status);
 }
