@@ -6,12 +6,12 @@
 #include "common/files.hpp"
 #include "common/hook_main.hpp"
 #include "common/line_reader.hpp"
+#include "common/os.hpp"
 #include "common/payload.hpp"
 #include "common/trace.hpp"
 #include "common/utf8.hpp"
 
 #include <algorithm>
-#include <boost/filesystem.hpp>
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 #include <iostream>
@@ -22,7 +22,6 @@
 namespace viber {
 
 namespace json = boost::json;
-namespace fs = boost::filesystem;
 
 namespace {
 
@@ -35,30 +34,42 @@ bool ends_with(std::string_view text, std::string_view end) {
     return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
 }
 
+// Paths are handled as strings with `/` between segments (Windows accepts it too): the file
+// system is reached only through common/os, never Boost.Filesystem's operations, whose start-up
+// work every hook call would pay (docs/internals.md).
+std::string_view file_name(std::string_view path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string_view parent_of(std::string_view path) {
+    const std::size_t slash = path.find_last_of("/\\");
+    return slash == std::string_view::npos ? std::string_view(".") : path.substr(0, slash);
+}
+
 // `<session>/subagents/agent-<id>.jsonl`.
-bool is_agent_file(const fs::path& path) {
-    const std::string name = path.filename().string();
+bool is_agent_file(std::string_view path) {
+    const std::string_view name = file_name(path);
     return name.starts_with("agent-") && ends_with(name, ".jsonl") &&
-           path.parent_path().filename() == "subagents";
+           file_name(parent_of(path)) == "subagents";
 }
 
 // The main transcript an agent file belongs to: `<session>.jsonl` beside `<session>/`.
-std::string session_of(const fs::path& agent_file) {
-    const fs::path session_dir = agent_file.parent_path().parent_path();
-    return session_dir.string() + ".jsonl";
+std::string session_of(std::string_view agent_file) {
+    return std::string(parent_of(parent_of(agent_file))) + ".jsonl";
 }
 
 // The agent's type: `agent-<id>.meta.json`'s `agentType`; else a top-level `agentType` or
 // `agent_type` on one of the file's lines; else "".
-std::string agent_type_of(const fs::path& agent_file) {
-    fs::path meta = agent_file;
-    meta.replace_extension(".meta.json");
-    if (const std::optional<std::string> bytes = read_regular_file(meta.string(), longest_meta)) {
+std::string agent_type_of(const std::string& agent_file) {
+    const std::string meta =
+        agent_file.substr(0, agent_file.size() - std::string_view(".jsonl").size()) + ".meta.json";
+    if (const std::optional<std::string> bytes = read_regular_file(meta, longest_meta)) {
         if (const std::optional<json::object> object = parse_object(*bytes))
             if (const std::optional<std::string_view> type = string_field(*object, "agentType"))
                 return std::string(*type);
     }
-    LineReader reader(agent_file.string());
+    LineReader reader(agent_file);
     std::string line;
     while (reader.next(line)) {
         if (reader.too_long()) continue;
@@ -70,6 +81,28 @@ std::string agent_type_of(const fs::path& agent_file) {
                 return std::string(*type);
     }
     return "";
+}
+
+// Every `.jsonl` file under `root`, sorted into session transcripts and agent files.
+constexpr std::size_t most_entries = 1'000'000;
+void walk(const std::string& root, std::vector<std::string>& sessions,
+          std::vector<std::string>& agents) {
+    std::vector<std::string> pending{root};
+    while (!pending.empty()) {
+        const std::string dir = std::move(pending.back());
+        pending.pop_back();
+        const std::optional<std::vector<std::string>> names =
+            os::directory_names(dir, most_entries);
+        if (!names) continue;
+        for (const std::string& name : *names) {
+            std::string path = dir + "/" + name;
+            const os::FileKind kind = os::file_kind(path);
+            if (kind == os::FileKind::directory)
+                pending.push_back(std::move(path));
+            else if (kind == os::FileKind::regular && ends_with(name, ".jsonl"))
+                (is_agent_file(path) ? agents : sessions).push_back(std::move(path));
+        }
+    }
 }
 
 // The tool_use blocks of an assistant line's message.content.
@@ -88,7 +121,7 @@ std::vector<const json::object*> content_blocks(const json::object& line, std::s
 }
 
 // The members every replayed payload carries, from the line it was read on.
-json::object payload_base(const json::object* line, const fs::path& agent_file,
+json::object payload_base(const json::object* line, const std::string& agent_file,
                           const std::string& agent_type, std::string_view event) {
     json::object payload;
     std::optional<std::string_view> session, cwd, agent_id;
@@ -106,9 +139,9 @@ json::object payload_base(const json::object* line, const fs::path& agent_file,
     return payload;
 }
 
-void read_agent_bash(const fs::path& file, const std::string& agent_type,
+void read_agent_bash(const std::string& file, const std::string& agent_type,
                      const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
-    LineReader reader(file.string());
+    LineReader reader(file);
     std::string line;
     while (reader.next(line)) {
         if (reader.too_long()) {
@@ -131,7 +164,7 @@ void read_agent_bash(const fs::path& file, const std::string& agent_type,
             payload["tool_input"] = *input;
             if (const std::optional<std::string_view> id = string_field(*block, "id"))
                 payload["tool_use_id"] = *id;
-            on_call(ReplayCall{.file = file.string(),
+            on_call(ReplayCall{.file = file,
                                .line = reader.number(),
                                .agent_type = agent_type,
                                .what = std::string(*command),
@@ -140,9 +173,9 @@ void read_agent_bash(const fs::path& file, const std::string& agent_type,
     }
 }
 
-void read_agent_stop(const fs::path& file, const std::string& agent_type,
+void read_agent_stop(const std::string& file, const std::string& agent_type,
                      const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
-    LineReader reader(file.string());
+    LineReader reader(file);
     std::string line;
     std::string text;       // the last assistant message's text
     std::string message_id; // its message.id (one message may span several lines)
@@ -177,9 +210,9 @@ void read_agent_stop(const fs::path& file, const std::string& agent_type,
     json::object payload =
         payload_base(last_line ? &*last_line : nullptr, file, agent_type, "SubagentStop");
     payload["stop_hook_active"] = false;
-    payload["agent_transcript_path"] = file.string();
+    payload["agent_transcript_path"] = file;
     payload["last_assistant_message"] = text;
-    on_call(ReplayCall{.file = file.string(),
+    on_call(ReplayCall{.file = file,
                        .line = text_line,
                        .agent_type = agent_type,
                        .what = "SubagentStop",
@@ -213,31 +246,28 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 bool read_sessions(const std::string& path, ReplayCalls calls,
                    const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
-    std::vector<fs::path> sessions;
-    std::vector<fs::path> agents;
-    boost::system::error_code error;
-    const fs::path root(path);
-    const fs::file_status status = fs::status(root, error);
-    if (fs::is_regular_file(status)) {
+    std::vector<std::string> sessions;
+    std::vector<std::string> agents;
+    std::string root = path;
+    while (root.size() > 1 && (root.back() == '/' || root.back() == '\\')) root.pop_back();
+    const os::FileKind kind = os::file_kind(root);
+    if (kind == os::FileKind::regular) {
         if (is_agent_file(root)) {
             agents.push_back(root);
         } else {
             sessions.push_back(root);
-            fs::path dir = root;
-            dir.replace_extension();
-            dir /= "subagents";
-            if (fs::is_directory(dir, error))
-                for (fs::directory_iterator it(dir, error), end; !error && it != end;
-                     it.increment(error))
-                    if (is_agent_file(it->path())) agents.push_back(it->path());
+            const std::string dir =
+                (ends_with(root, ".jsonl") ? root.substr(0, root.size() - 6) : root) + "/subagents";
+            if (const std::optional<std::vector<std::string>> names =
+                    os::directory_names(dir, most_entries))
+                for (const std::string& name : *names) {
+                    std::string file = dir + "/" + name;
+                    if (is_agent_file(file) && os::file_kind(file) == os::FileKind::regular)
+                        agents.push_back(std::move(file));
+                }
         }
-    } else if (fs::is_directory(status)) {
-        fs::recursive_directory_iterator it(root, error), end;
-        for (; !error && it != end; it.increment(error)) {
-            const fs::path& entry = it->path();
-            if (!fs::is_regular_file(it->status()) || entry.extension() != ".jsonl") continue;
-            (is_agent_file(entry) ? agents : sessions).push_back(entry);
-        }
+    } else if (kind == os::FileKind::directory) {
+        walk(root, sessions, agents);
     } else {
         return false;
     }
@@ -245,7 +275,7 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
     std::sort(agents.begin(), agents.end());
     count.sessions = sessions.size();
     count.agent_files = agents.size();
-    for (const fs::path& file : agents) {
+    for (const std::string& file : agents) {
         const std::string agent_type = agent_type_of(file);
         if (!agent_type.starts_with("viber:")) continue;
         ++count.viber_agent_files;

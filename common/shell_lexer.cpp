@@ -2322,8 +2322,8 @@ std::string joined_words(const Command& command, std::size_t max_bytes) {
         if (!out.empty()) out += ' ';
         // A word that would not read back as one word is shown in single quotes, as a shell
         // would need it: `pkill -f 'vite --port 5173'`.
-        const bool quoted = w.text.empty() || w.text.find_first_of(" \t\n'\"|&;<>()") !=
-                                                  std::string_view::npos;
+        const bool quoted =
+            w.text.empty() || w.text.find_first_of(" \t\n'\"|&;<>()") != std::string_view::npos;
         if (out.size() + w.text.size() + (quoted ? 2 : 0) > max_bytes) {
             out += "…";
             break;
