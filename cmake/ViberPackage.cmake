@@ -1,5 +1,6 @@
-# Release archives: `cpack --preset <preset>` packs the installed plugin tree (docs/contract.md,
-# "Install layout") into viber-hooks-<version>-<os>-<arch>.tar.gz (a .zip for Windows), whose one
+# Release archives: `cpack --config build/<preset>/CPackConfig.cmake -B build/packages` (what
+# .ci/run's archives stage runs) packs the installed plugin tree (docs/contract.md, "Install
+# layout", with scripts/install.sh, LICENSE and the archive's README.md) into viber-hooks-<version>-<os>-<arch>.tar.gz (a .zip for Windows), whose one
 # top directory is the plugin root.
 if(APPLE)
   set(viber_os macos)

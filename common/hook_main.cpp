@@ -2,11 +2,13 @@
 // every binary.
 #include "common/hook_main.hpp"
 
+#include "common/explain_input.hpp"
 #include "common/log.hpp"
 #include "common/os.hpp"
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
+#include "common/replay.hpp"
 #include "common/utf8.hpp"
 
 #include <boost/json/object.hpp>
@@ -73,9 +75,10 @@ void trace_payload(Trace& trace, const std::optional<std::string>& stdin_bytes,
         trace.read("  key " + utf8::repaired(member.key()) + ": " + describe(member.value()));
 }
 
-int explain(const HookInfo& info) {
-    std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
+int explain(const HookInfo& info, ExplainInput input) {
     Trace trace = Trace::explaining();
+    for (std::string& note : input.notes) trace.read(std::move(note));
+    std::optional<std::string> stdin_bytes = std::move(input.bytes);
     Decision decision;
     std::optional<std::string> failure;
     try {
@@ -116,26 +119,43 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
     po::options_description options("Options");
     options.add_options()("help,h", "print this help and the hook's contract")(
         "version,V", "print the suite version")(
-        "explain", "read one payload on stdin as hook mode does and print how the hook decided");
+        "explain", "read one payload (FILE, else stdin) as hook mode does and print how the hook "
+                   "decided")("log", po::value<std::string>()->value_name("FILE[:LINE]"),
+                              "with --explain: explain a call from the VIBER_HOOKS_LOG file (line "
+                              "LINE; default: the last line of this hook)");
+    if (info.replay != nullptr)
+        options.add_options()("replay", po::value<std::string>()->value_name("PATH"),
+                              "print what the hook would have decided on every call it judges "
+                              "in recorded Claude Code sessions (a transcript .jsonl or a "
+                              "directory such as ~/.claude/projects/<project>/)");
+    po::options_description hidden;
+    hidden.add_options()("file", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
     const auto usage = [&](std::ostream& out) {
-        out << "usage: " << info.name << " [--help | --version | --explain < payload.json]\n"
+        out << "usage: " << info.name
+            << " [--help | --version | --explain [FILE] | --explain --log FILE[:LINE]"
+            << (info.replay != nullptr ? " | --replay PATH" : "") << "]\n"
             << "With no arguments " << info.name
             << " runs as a Claude Code hook: JSON payload on stdin, at most one JSON line on "
                "stdout, exit 0.\n\n"
             << "Contract:\n"
             << info.help << "\n\n"
             << "Troubleshooting: --explain shows what the hook read, each step and the exact "
-               "line it prints;\nVIBER_HOOKS_LOG=<file> appends one JSON line per call.\n\n"
+               "line it prints;\nVIBER_HOOKS_LOG=<file> appends one JSON line per call, its "
+               "payload included\n(--explain --log <file> explains the last one).\n\n"
             << options;
     };
     try {
         po::variables_map vm;
-        // No positional arguments at all: `--version extra` is a bad argument, not a version.
-        const po::positional_options_description no_positionals;
-        po::store(
-            po::command_line_parser(argc, argv).options(options).positional(no_positionals).run(),
-            vm);
+        // One positional argument, the payload file of --explain; anything else is a bad argument.
+        po::positional_options_description positionals;
+        positionals.add("file", -1);
+        po::store(po::command_line_parser(argc, argv).options(all).positional(positionals).run(),
+                  vm);
         po::notify(vm);
+        const std::size_t files =
+            vm.count("file") ? vm["file"].as<std::vector<std::string>>().size() : 0;
         if (vm.size() == 1 && vm.count("help")) {
             usage(std::cout);
             return 0;
@@ -144,7 +164,20 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
             std::cout << info.name << " (viber-hooks) " << suite_version() << "\n";
             return 0;
         }
-        if (vm.size() == 1 && vm.count("explain")) return explain(info);
+        if (vm.size() == 1 && vm.count("replay"))
+            return replay(info, vm["replay"].as<std::string>());
+        if (vm.count("explain") && vm.size() == (files > 0 ? 2u : 1u) + vm.count("log") &&
+            files <= 1 && !(files == 1 && vm.count("log"))) {
+            ExplainInput input =
+                vm.count("log") ? explain_input_log(vm["log"].as<std::string>(), info.name)
+                : files == 1    ? explain_input_file(vm["file"].as<std::vector<std::string>>()[0])
+                                : explain_input_stdin();
+            if (!input.error) return explain(info, std::move(input));
+            std::cerr << info.name << ": " << *input.error << "\n";
+            return 1;
+        }
+        if (files > 0 && !vm.count("explain"))
+            std::cerr << info.name << ": a file is read only with --explain\n";
     } catch (const std::exception& e) {
         std::cerr << info.name << ": " << e.what() << "\n";
     } catch (...) {
@@ -158,8 +191,20 @@ void answer(const Decision& decision) {
 }
 
 // Appends the call to the troubleshooting log when VIBER_HOOKS_LOG names one; never throws.
-void log_call(const HookInfo& info, os::Clock::time_point start,
-              const Decision& decision) noexcept {
+// The payload as the log keeps it, taken before the parse; none when no log is asked for.
+std::optional<LoggedPayload>
+payload_for_log(const std::optional<std::string>& stdin_bytes) noexcept {
+    try {
+        const char* path = std::getenv(log_variable);
+        if (path == nullptr || *path == '\0') return std::nullopt;
+        return logged_payload(stdin_bytes);
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+void log_call(const HookInfo& info, os::Clock::time_point start, const Decision& decision,
+              const std::optional<LoggedPayload>& payload) noexcept {
     try {
         const char* path = std::getenv(log_variable);
         if (path == nullptr || *path == '\0') return;
@@ -169,7 +214,8 @@ void log_call(const HookInfo& info, os::Clock::time_point start,
                                            .time = std::chrono::system_clock::now(),
                                            .micros = micros,
                                            .decision = decision.kind,
-                                           .reason = decision.reason}));
+                                           .reason = decision.reason,
+                                           .payload = payload ? &*payload : nullptr}));
     } catch (...) {
     }
 }
@@ -209,12 +255,14 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
         }
     }
     Decision decision;
+    std::optional<LoggedPayload> logged;
     try {
         std::optional<std::string> stdin_bytes = read_bounded(os::standard_input());
+        logged = payload_for_log(stdin_bytes);
         Trace off;
         decision = decide_stdin(info, std::move(stdin_bytes), off);
         answer(decision);
-        log_call(info, start, decision);
+        log_call(info, start, decision, logged);
         return 0;
     } catch (...) {
     }
@@ -224,7 +272,7 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
         answer(decision);
     } catch (...) {
     }
-    log_call(info, start, decision);
+    log_call(info, start, decision, logged);
     return 0;
 }
 

@@ -12,6 +12,8 @@
 
 namespace viber {
 
+struct ReplaySpec; // common/replay.hpp
+
 // The hook's decision on one payload. `in.payload` is null when the bytes are not a JSON
 // object (or stdin could not be read): each hook decides what that means, usually nothing.
 using Decide = Decision (*)(const HookInput& in, Trace& trace);
@@ -32,7 +34,8 @@ struct HookInfo {
     std::string_view help = {}; // for --help: the payload keys and files it reads, its contract
     Decide decide = nullptr;
     Prefilter prefilter = Prefilter::none;
-    FailOpen fail_open = nullptr; // null: print nothing when `decide` throws
+    FailOpen fail_open = nullptr;       // null: print nothing when `decide` throws
+    const ReplaySpec* replay = nullptr; // the calls --replay judges; null: no --replay
 };
 
 // With no arguments: hook mode, always returning 0. With arguments: tool mode, returning 0 for

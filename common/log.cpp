@@ -3,6 +3,7 @@
 
 #include "common/os.hpp"
 #include "common/output.hpp"
+#include "common/payload.hpp"
 #include "common/utf8.hpp"
 
 #include <boost/json/object.hpp>
@@ -40,9 +41,41 @@ std::string log_line(const LogEntry& entry) {
     line["micros"] = entry.micros;
     line["decision"] = to_string(entry.decision);
     line["reason"] = head;
+    if (entry.payload != nullptr) {
+        const LoggedPayload& payload = *entry.payload;
+        // Kept whole and a JSON object, as hook mode parses it: the object itself, so the log
+        // line reads as the payload did; anything else as a string.
+        std::optional<boost::json::object> object;
+        if (!payload.cut && utf8::is_valid(payload.bytes)) object = parse_object(payload.bytes);
+        if (object)
+            line["payload"] = std::move(*object);
+        else
+            line["payload"] = utf8::repaired(payload.bytes);
+        if (payload.cut) line["payload_cut"] = true;
+        if (!payload.read) line["payload_read"] = false;
+    }
     std::string text = boost::json::serialize(line);
     text.push_back('\n');
     return text;
+}
+
+LoggedPayload logged_payload(const std::optional<std::string>& stdin_bytes) {
+    LoggedPayload out;
+    if (!stdin_bytes) {
+        out.read = false;
+        return out;
+    }
+    const std::string_view bytes = *stdin_bytes;
+    if (bytes.size() <= log_payload_bytes) {
+        out.bytes = bytes;
+        return out;
+    }
+    // Cut at a character boundary: back over UTF-8 continuation bytes.
+    std::size_t end = log_payload_bytes;
+    while (end > 0 && (static_cast<unsigned char>(bytes[end]) & 0xC0) == 0x80) --end;
+    out.bytes = bytes.substr(0, end);
+    out.cut = true;
+    return out;
 }
 
 void append_log(const char* path, std::string_view line) {

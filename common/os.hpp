@@ -70,6 +70,10 @@ using Stream = int;
 #endif
 Stream standard_input();
 
+// True when `stream` is a terminal (a person typing, not a pipe or a file): --explain then says
+// how to give it a payload instead of waiting.
+bool is_terminal(Stream stream);
+
 // Reads `stream` to its end within `limits`. nullopt when the byte cap or a time bound was hit
 // (idle: no byte for that long; total: counted from the call) or the read failed.
 std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits);

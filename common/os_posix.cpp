@@ -76,6 +76,10 @@ Stream standard_input() {
     return STDIN_FILENO;
 }
 
+bool is_terminal(Stream stream) {
+    return ::isatty(stream) == 1;
+}
+
 void prepare_standard_streams() {
     // A reader that goes away must not kill the hook with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);

@@ -90,6 +90,12 @@ Stream standard_input() {
     return ::GetStdHandle(STD_INPUT_HANDLE);
 }
 
+bool is_terminal(Stream stream) {
+    // A console handle answers GetConsoleMode; a pipe or a file does not.
+    DWORD mode = 0;
+    return ::GetFileType(stream) == FILE_TYPE_CHAR && ::GetConsoleMode(stream, &mode) != 0;
+}
+
 void prepare_standard_streams() {
     // The C runtime would turn "\n" into "\r\n" on the way out and eat "\r" on the way in.
     _setmode(_fileno(stdin), _O_BINARY);

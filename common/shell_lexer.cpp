@@ -2320,11 +2320,26 @@ std::string joined_words(const Command& command, std::size_t max_bytes) {
     std::string out;
     for (const Word& w : command.words) {
         if (!out.empty()) out += ' ';
-        if (out.size() + w.text.size() > max_bytes) {
+        // A word that would not read back as one word is shown in single quotes, as a shell
+        // would need it: `pkill -f 'vite --port 5173'`.
+        const bool quoted =
+            w.text.empty() || w.text.find_first_of(" \t\n'\"|&;<>()") != std::string_view::npos;
+        if (out.size() + w.text.size() + (quoted ? 2 : 0) > max_bytes) {
             out += "…";
             break;
         }
-        out += w.text;
+        if (!quoted) {
+            out += w.text;
+            continue;
+        }
+        out += '\'';
+        for (char c : w.text) {
+            if (c == '\'')
+                out += "'\\''";
+            else
+                out += c;
+        }
+        out += '\'';
     }
     return out;
 }

@@ -175,7 +175,8 @@ struct Analysis {
 
 Analysis analyze(std::string_view command, const Options& options = {});
 
-// The words of `command` joined by spaces for --explain, cut after about `max_bytes` (a command
+// The words of `command` joined by spaces for --explain (a word holding a space, a quote or an
+// operator in single quotes), cut after about `max_bytes` (a command
 // may hold a mebibyte of words; a person needs its start).
 std::string joined_words(const Command& command, std::size_t max_bytes = 1000);
 

@@ -18,7 +18,26 @@
 //           "permissionDecisionReason":"viber guard: …"}}. Otherwise nothing, never allow.
 //   exit    0 in hook mode, whatever happens: every failure prints nothing.
 #include "common/hook_main.hpp"
+#include "common/payload.hpp"
+#include "common/replay.hpp"
 #include "kill-guard/kill_guard.hpp"
+
+namespace {
+
+// --replay: the command a refusal stops processes by name with ("pkill", "xargs kill").
+std::string stop_command(const viber::Decision& decision, const boost::json::object& payload) {
+    if (decision.kind != viber::DecisionKind::deny) return "";
+    const std::optional<std::string_view> command = viber::bash_command(payload);
+    if (!command) return "";
+    const std::optional<viber::kill_guard::StopByName> found =
+        viber::kill_guard::find_stop_by_name(*command);
+    if (!found) return "";
+    return found->nesting_cap ? "nesting cap" : found->command;
+}
+
+const viber::ReplaySpec replay{.calls = viber::ReplayCalls::agent_bash, .label = stop_command};
+
+} // namespace
 
 int main(int argc, char** argv) {
     return viber::run_hook(
@@ -31,5 +50,6 @@ int main(int argc, char** argv) {
              "/IM or /FI, kill -1, xargs kill, kill $(...), Stop-Process -Name) with a\n"
              "`viber guard:` correction; otherwise prints nothing. Always exits 0.",
          .decide = viber::kill_guard::decide,
-         .prefilter = viber::Prefilter::viber_agent});
+         .prefilter = viber::Prefilter::viber_agent,
+         .replay = &replay});
 }

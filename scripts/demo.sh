@@ -2,20 +2,28 @@
 # demo.sh: replays the sample session of examples/ through an installed plugin tree and prints
 # each hook's decision, checked against the decision stored with the step.
 #
-# Contract: argv [PLUGIN_ROOT] (default: dist/ of this checkout, as setup-and-demo.sh installs
-# it); env VIBER_HOOK_RUNNER, a command the hooks run through (the emulator of a cross build's
-# hooks, e.g. qemu-aarch64-static; unset: the hooks run directly); reads examples/session.tsv,
+# Contract: argv [--keep DIR] [PLUGIN_ROOT] (PLUGIN_ROOT default: dist/ of this checkout, as
+# setup-and-demo.sh installs it; --keep DIR: lay the session out in DIR, which must be absent or
+# empty, and keep it, so each step's payload can be explained afterwards); env VIBER_HOOK_RUNNER,
+# a command the hooks run through (the emulator of a cross build's hooks, e.g.
+# qemu-aarch64-static; unset: the hooks run directly); reads examples/session.tsv,
 # examples/payloads, examples/transcripts, examples/plans;
-# writes only a scratch directory under $TMPDIR (removed on exit); runs PLUGIN_ROOT/hooks/bin/*
-# with the scratch project as cwd and CLAUDE_PLUGIN_ROOT pointing at a scratch tree holding the
-# plugin files the suite reads but does not ship (scripts/config.sh turning
-# planning.plain-plan-review on, skills/setup/templates/viber.yml at schema 2), so PLUGIN_ROOT
-# itself stays exactly the installed layout; exit 0 when every step answered as expected, 1
-# otherwise, 2 on a usage or setup error.
+# writes only a scratch directory under $TMPDIR (removed on exit), or DIR; runs
+# PLUGIN_ROOT/hooks/bin/* with the scratch project as cwd and CLAUDE_PLUGIN_ROOT pointing at a
+# scratch tree holding the plugin files the suite reads but does not ship (scripts/config.sh
+# turning planning.plain-plan-review on, skills/setup/templates/viber.yml at schema 2), so
+# PLUGIN_ROOT itself stays exactly the installed layout; exit 0 when every step answered as
+# expected, 1 otherwise, 2 on a usage or setup error.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 examples="$root/examples"
+keep=""
+if [ "${1:-}" = --keep ]; then
+  [ -n "${2:-}" ] || { echo "usage: demo.sh [--keep DIR] [PLUGIN_ROOT]" >&2; exit 2; }
+  keep="$2"
+  shift 2
+fi
 plugin="${1:-$root/dist}"
 bin="$plugin/hooks/bin"
 read -r -a runner <<< "${VIBER_HOOK_RUNNER:-}"
@@ -27,8 +35,19 @@ for hook in plan-gate plan-hints kill-guard shell-guard verdict-nudge session-st
   fi
 done
 
-scratch="$(mktemp -d "${TMPDIR:-/tmp}/viber-demo.XXXXXX")"
-trap 'rm -rf "$scratch"' EXIT
+if [ -n "$keep" ]; then
+  mkdir -p "$keep"
+  if [ -n "$(ls -A "$keep")" ]; then
+    echo "demo: $keep is not empty; --keep lays the session out in an absent or empty directory" >&2
+    exit 2
+  fi
+  scratch="$(cd "$keep" && pwd)"
+  plugin="$(cd "$plugin" && pwd)"
+  bin="$plugin/hooks/bin"
+else
+  scratch="$(mktemp -d "${TMPDIR:-/tmp}/viber-demo.XXXXXX")"
+  trap 'rm -rf "$scratch"' EXIT
+fi
 
 # The plugin files the viber plugin owns (docs/contract.md), as stubs. The directory is named like the
 # plugin's install directory, so session-start's banner shows the version.
@@ -74,8 +93,13 @@ first_line_of() {
   value="$(printf '%s' "$1" | sed -n -E "s/.*\"$2\":\"(([^\"\\\\]|\\\\.)*)\".*/\\1/p")"
   value="${value%%\\n*}"
   value="$(printf '%s' "$value" | sed -e 's/\\"/"/g' -e 's/\\\\/\\/g' -e 's/\\t/ /g')"
-  if [ "${#value}" -gt 150 ]; then value="${value:0:147}..."; fi
-  printf '%s' "$value"
+  if [ "${#value}" -gt 150 ]; then
+    # Cut at the last space before the 147th character, so no word is cut in two.
+    value="${value:0:147}"
+    value="${value% *}..."
+  fi
+  # The scratch project is removed on exit: show its place, not its path.
+  printf '%s' "${value//"$project"/<project>}"
 }
 
 summary_of() { # hook, answer line
@@ -84,16 +108,27 @@ summary_of() { # hook, answer line
     block) first_line_of "$2" reason ;;
     context | message)
       if [ "$1" = session-start ]; then
-        printf '%s | context: %s' "$(first_line_of "$2" systemMessage)" "$(first_line_of "$2" additionalContext)"
+        printf '%s | context: manifest.md (%s characters)' "$(first_line_of "$2" systemMessage)" "$manifest_characters"
       else
         first_line_of "$2" additionalContext
       fi ;;
   esac
 }
 
+# What session-start adds as context: the installed manifest, its trailing newlines cut.
+manifest_characters="$(printf '%s' "$(cat "$plugin/hooks/content/manifest.md")" | wc -m | tr -d ' ')"
+
 echo "viber-hooks demo: the sample session of examples/, through $bin"
-echo "  project $project (.claude/viber.yml at schema 1)"
-echo "  CLAUDE_PLUGIN_ROOT $plugin_files (config.sh: planning.plain-plan-review: true; template at schema 2)"
+if [ -n "$keep" ]; then
+  echo "  project $project (.claude/viber.yml at schema 1)"
+  echo "  CLAUDE_PLUGIN_ROOT $plugin_files (config.sh: planning.plain-plan-review: true; template at schema 2)"
+else
+  echo "  in a scratch git project whose .claude/viber.yml is at schema 1, with the viber plugin's own files"
+  echo "  as stubs (config.sh: planning.plain-plan-review: true; setup template at schema 2); --keep DIR keeps them"
+fi
+echo "  legend: silent = prints nothing (the call goes on); deny = the tool call is refused; block = the agent's"
+echo "  stop is sent back; context = text added for the model. R1 chain, R2 git that moves the shared tree,"
+echo "  R3 rm, R4 file write through Bash, R5 inline code (shell-guard's rules for viber:task-coder)"
 
 steps=0
 unexpected=0
@@ -144,6 +179,11 @@ while IFS=$'\t' read -r step hooks expects payload fragments plan what; do
 done < "$examples/session.tsv"
 
 echo
+if [ -n "$keep" ]; then
+  echo "demo: the session is laid out in $scratch (payloads/<step>.json, transcripts/, project/; the plan"
+  echo "  files are as the session ended). Explain a step, e.g. the first plan-gate call:"
+  echo "    (cd $project && CLAUDE_PLUGIN_ROOT=$plugin_files $bin/plan-gate --explain $scratch/payloads/21.json)"
+fi
 if [ "$unexpected" -eq 0 ]; then
   echo "demo: $steps steps, all as expected"
 else

@@ -2,8 +2,9 @@
 // (the rules and why each exists open shell_guard.cpp).
 //
 // Contract:
-//   argv   none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
-//          mode, exit 0. Anything else: usage on stderr, exit 1.
+//   argv   none: hook mode. --help, --version, --explain [FILE], --explain --log FILE[:LINE],
+//          --replay PATH (docs/contract.md, "Tool mode"): tool mode, exit 0. Anything else: usage
+//          on stderr, exit 1.
 //   cwd    not used (the payload's `cwd` is)
 //   env    HOME, when a write target opens with `~` or `$HOME`. VIBER_HOOKS_LOG: appends one line
 //          per call (docs/contract.md, "The troubleshooting log").
@@ -23,7 +24,23 @@
 //          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
 //          A command nesting past the command model's cap is judged on what was found in it.
 #include "common/hook_main.hpp"
+#include "common/replay.hpp"
 #include "shell-guard/shell_guard.hpp"
+
+namespace {
+
+// --replay: the rules a refusal names ("R1,R4", from `this command breaks R1,R4;`).
+std::string broken_rules(const viber::Decision& decision, const boost::json::object&) {
+    constexpr std::string_view opening = "breaks ";
+    const std::size_t at = decision.reason.find(opening);
+    if (decision.kind != viber::DecisionKind::deny || at == std::string::npos) return "";
+    const std::size_t from = at + opening.size();
+    return decision.reason.substr(from, decision.reason.find(';', from) - from);
+}
+
+const viber::ReplaySpec replay{.calls = viber::ReplayCalls::agent_bash, .label = broken_rules};
+
+} // namespace
 
 int main(int argc, char** argv) {
     return viber::run_hook(
@@ -38,5 +55,6 @@ int main(int argc, char** argv) {
              "A refusal is a deny whose reason opens `viber guard:`; anything else prints\n"
              "nothing. Exit 0 always.",
          .decide = viber::shell_guard::decide,
-         .prefilter = viber::Prefilter::viber_agent});
+         .prefilter = viber::Prefilter::viber_agent,
+         .replay = &replay});
 }

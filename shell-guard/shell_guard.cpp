@@ -1,5 +1,6 @@
 // shell_guard.cpp: shell-guard, the Bash hook holding viber's coders and reviewers to R1-R5
-// (its Contract opens main.cpp).
+// (its Contract opens main.cpp; the decision on a payload, with what --explain
+// shows, is in decide.cpp).
 //
 // Why each rule (the agents carry one line per rule; the reasons live here):
 //   R1 chain (coder). One command per Bash call keeps every command visible as itself to the
@@ -1338,49 +1339,6 @@ std::string refusal_reason(RuleSet broken) {
         reason += correction.text;
     }
     return reason;
-}
-
-Decision decide(std::string_view agent_type, std::string_view command, Place place, Trace* trace) {
-    const RuleSet binding = rules_binding(agent_type);
-    if (binding.empty()) return Decision::nothing();
-    const Judgement judgement = judge(command, binding, std::move(place));
-    if (trace != nullptr && trace->on()) {
-        trace->step("rules binding " + std::string(agent_type) + ": " + binding.to_string());
-        for (const Finding& f : judgement.findings) {
-            std::string line = "R" + std::to_string(static_cast<unsigned>(f.rule)) + " broken";
-            if (f.command.empty() && f.words.empty())
-                line +=
-                    f.rule == Rule::chain ? " by a chain operator (; && ||)" : " by a redirection";
-            else
-                line += " by `" + f.command + "`: " + f.words;
-            if (!f.path.empty()) line += "  (through " + f.path + ")";
-            trace->step(std::move(line));
-        }
-    }
-    if (judgement.broken.empty()) return Decision::nothing();
-    return Decision::deny(refusal_reason(judgement.broken));
-}
-
-Decision decide(const HookInput& in, Trace& trace) {
-    if (in.payload == nullptr) return Decision::nothing();
-    const std::optional<std::string_view> agent_type = string_field(*in.payload, "agent_type");
-    if (trace.on()) trace.read("agent_type: " + std::string(agent_type.value_or("(none)")));
-    if (!agent_type || rules_binding(*agent_type).empty()) return Decision::nothing();
-    const std::optional<std::string_view> command = bash_command(*in.payload);
-    if (!command) return Decision::nothing();
-    Place place;
-    if (const std::optional<std::string_view> cwd = string_field(*in.payload, "cwd");
-        cwd && !cwd->empty())
-        place.cwd = std::string(*cwd);
-    if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
-        place.home = std::string(home);
-    if (trace.on()) {
-        trace.read("cwd: " +
-                   place.cwd.value_or("(none: relative targets outside .temp/ are writes)"));
-        trace.read("tool_input.command: " + std::to_string(command->size()) + " bytes");
-        (void)shell::explain_commands(*command, trace);
-    }
-    return decide(*agent_type, *command, std::move(place), &trace);
 }
 
 } // namespace viber::shell_guard

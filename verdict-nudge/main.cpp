@@ -15,7 +15,23 @@
 //           ^[ \t`*-]*(VERDICT|AUDIT): ; else nothing.
 //   exit    0, always.
 #include "common/hook_main.hpp"
+#include "common/payload.hpp"
+#include "common/replay.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
+
+namespace {
+
+// --replay: the step the decision rests on.
+std::string nudge_step(const viber::Decision& decision, const boost::json::object& payload) {
+    if (decision.kind == viber::DecisionKind::block) return "no verdict line";
+    const std::string_view agent = viber::string_field(payload, "agent_type").value_or("");
+    if (!viber::verdict_nudge::owes_verdict_line(agent)) return "returns no verdict";
+    return "verdict line";
+}
+
+const viber::ReplaySpec replay{.calls = viber::ReplayCalls::agent_stop, .label = nudge_step};
+
+} // namespace
 
 int main(int argc, char** argv) {
     return viber::run_hook(
@@ -28,5 +44,6 @@ int main(int argc, char** argv) {
              "stop_hook_active is not true, and no line of last_assistant_message opens with\n"
              "VERDICT: or AUDIT:; else nothing. Always exits 0.",
          .decide = viber::verdict_nudge::decide,
-         .prefilter = viber::Prefilter::viber_agent});
+         .prefilter = viber::Prefilter::viber_agent,
+         .replay = &replay});
 }

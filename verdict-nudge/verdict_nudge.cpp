@@ -109,7 +109,8 @@ Decision decide(const HookInput& in, Trace& trace) {
     }
     if (trace.on())
         trace.step("agent_type " + std::string(*agent_type) +
-                   " ends its reply with a verdict line");
+                   " is an agent meant to end its reply with a verdict line: its reply is "
+                   "checked for one");
     // A stop already sent back once goes through: the skill handles a second reply without it.
     if (is_true(payload, "stop_hook_active")) {
         if (trace.on())

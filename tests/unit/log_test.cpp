@@ -52,6 +52,43 @@ BOOST_AUTO_TEST_CASE(invalid_utf8_in_the_reason_is_replaced) {
     BOOST_TEST(line.find("plan \xEF\xBF\xBD.md") != std::string::npos, line);
 }
 
+BOOST_AUTO_TEST_CASE(the_payload_is_kept_as_its_object_or_as_a_string) {
+    viber::LogEntry line = entry("r");
+    const viber::LoggedPayload object = viber::logged_payload(std::string(R"({"a":[1,"x"]})"));
+    line.payload = &object;
+    const json::object logged = json::parse(viber::log_line(line)).as_object();
+    BOOST_TEST(logged.at("payload") == json::parse(R"({"a":[1,"x"]})"));
+    BOOST_TEST(!logged.contains("payload_cut"));
+    // Not an object, or invalid UTF-8: a string, the bytes repaired.
+    for (const std::string& bytes : {std::string("[1,2]"), std::string("{\"a\":\"\xff\"}")}) {
+        const viber::LoggedPayload kept = viber::logged_payload(bytes);
+        line.payload = &kept;
+        const json::object as_string = json::parse(viber::log_line(line)).as_object();
+        BOOST_TEST(as_string.at("payload") == json::value(viber::utf8::repaired(bytes)));
+    }
+    // A stdin not read in full: flagged.
+    const viber::LoggedPayload unread = viber::logged_payload(std::nullopt);
+    line.payload = &unread;
+    BOOST_TEST(json::parse(viber::log_line(line)).at("payload_read") == json::value(false));
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_over_64_kib_is_cut_at_a_character_boundary_and_flagged) {
+    // 65,535 ASCII bytes then a 3-byte character across the 64 KiB mark.
+    std::string bytes(65'535, 'a');
+    bytes += "\xE2\x82\xAC";
+    bytes += std::string(100, 'b');
+    const viber::LoggedPayload cut = viber::logged_payload(bytes);
+    BOOST_TEST(cut.cut);
+    BOOST_TEST(cut.bytes == std::string(65'535, 'a'));
+    viber::LogEntry line = entry("r");
+    line.payload = &cut;
+    const json::object logged = json::parse(viber::log_line(line)).as_object();
+    BOOST_TEST(logged.at("payload_cut") == json::value(true));
+    BOOST_TEST(logged.at("payload").as_string().size() == 65'535u);
+    // Exactly 64 KiB is kept whole.
+    BOOST_TEST(!viber::logged_payload(std::string(65'536, 'a')).cut);
+}
+
 BOOST_AUTO_TEST_CASE(every_kind_is_named) {
     BOOST_TEST(viber::to_string(viber::DecisionKind::none) == "none");
     BOOST_TEST(viber::to_string(viber::DecisionKind::deny) == "deny");

@@ -156,3 +156,117 @@ BOOST_AUTO_TEST_CASE(explain_on_empty_or_held_open_stdin_still_exits_0) {
         BOOST_TEST(result.out.find("\nHook mode prints:\n") != std::string::npos, result.out);
     }
 }
+
+// `--explain FILE`: the same explanation as on stdin, the file named first.
+BOOST_AUTO_TEST_CASE(explain_reads_a_payload_file) {
+    ScratchDir dir;
+    for (const Case& c : cases) {
+        BOOST_TEST_CONTEXT(c.binary << " " << c.payload) {
+            const std::string file = dir.write("payload.json", c.payload);
+            RunOptions options;
+            options.args = {"--explain", file};
+            options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+            options.timeout = 15s;
+            const RunResult from_file = run_process(hook_binary(c.binary), options);
+            BOOST_TEST(from_file.exit_code == 0, from_file.err);
+            BOOST_TEST(from_file.out.find("payload file: " + file) != std::string::npos,
+                       from_file.out);
+            BOOST_TEST(printed_section(from_file.out) ==
+                       printed_section(run(c.binary, c.payload, true).out));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_file_without_explain_or_two_files_are_bad_arguments) {
+    ScratchDir dir;
+    const std::string file = dir.write("payload.json", "{}");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{file}, std::vector<std::string>{"--explain", file, file},
+          std::vector<std::string>{"--explain", dir / "missing.json"}}) {
+        RunOptions options;
+        options.args = args;
+        const RunResult result = run_process(hook_binary("plan-gate"), options);
+        BOOST_TEST(result.exit_code == 1, result.out);
+        BOOST_TEST(!result.err.empty());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_stdin_is_said_to_be_empty_at_once) {
+    for (const char* binary : {"plan-gate", "shell-guard", "verdict-nudge"}) {
+        const RunResult result = run(binary, "", true);
+        BOOST_TEST(result.exit_code == 0, binary);
+        BOOST_TEST(result.seconds < 1.5, binary);
+        BOOST_TEST(result.out.find("stdin: empty (0 bytes): no payload to explain") !=
+                       std::string::npos,
+                   result.out);
+    }
+}
+
+// Every rule not judged says why.
+BOOST_AUTO_TEST_CASE(shell_guard_says_why_a_rule_was_not_judged) {
+    const std::string reviewer =
+        run("shell-guard", bash_payload("viber:task-reviewer", "npm test && rm x"), true).out;
+    BOOST_TEST(reviewer.find("R1, R3, R4, R5 not judged: they bind viber:task-coder only") !=
+                   std::string::npos,
+               reviewer);
+    BOOST_TEST(reviewer.find("R2 judged, not broken") != std::string::npos, reviewer);
+    const std::string other = run("shell-guard", bash_payload("viber:scout", "rm x"), true).out;
+    BOOST_TEST(other.find("no rule binds viber:scout") != std::string::npos, other);
+    // A cwd that is not an absolute path is read as no cwd: a relative target is a write.
+    const std::string relative_cwd =
+        R"({"agent_type":"viber:task-coder","cwd":"@PROJECT@","tool_input":{"command":"npm test > out.txt"}})";
+    const RunResult relative = run("shell-guard", relative_cwd, true);
+    BOOST_TEST(relative.out.find("not an absolute path") != std::string::npos, relative.out);
+    BOOST_TEST(relative.out.find("R4 broken") != std::string::npos, relative.out);
+    BOOST_TEST(!run("shell-guard", relative_cwd, false).out.empty());
+    const std::string absolute_cwd =
+        R"({"agent_type":"viber:task-coder","cwd":"/nonexistent/p","tool_input":{"command":"ls"}})";
+    const std::string kept = run("shell-guard", absolute_cwd, true).out;
+    BOOST_TEST(kept.find("R1, R2, R3, R4, R5 judged, not broken (R4: no write target") !=
+                   std::string::npos,
+               kept);
+}
+
+// `--explain --log FILE[:LINE]`: a logged call explained from the payload the log kept.
+BOOST_AUTO_TEST_CASE(explain_log_explains_a_logged_call) {
+    ScratchDir dir;
+    const std::string log = dir / "hooks.log";
+    const std::string refused = bash_payload("viber:task-coder", "rm -rf dist");
+    const std::string allowed = bash_payload("viber:task-coder", "ls");
+    std::string printed;
+    for (const auto& [binary, payload] : std::vector<std::pair<std::string, std::string>>{
+             {"shell-guard", refused}, {"kill-guard", refused}, {"shell-guard", allowed}}) {
+        RunOptions options;
+        options.stdin_bytes = payload;
+        options.env["VIBER_HOOKS_LOG"] = log;
+        options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+        const RunResult hook = run_process(hook_binary(binary), options);
+        if (printed.empty()) printed = hook.out;
+    }
+    BOOST_TEST_REQUIRE(!printed.empty());
+    const auto explain_log = [&](const std::string& spec) {
+        RunOptions options;
+        options.args = {"--explain", "--log", spec};
+        options.env["VIBER_HOOKS_LOG"] = std::nullopt;
+        options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+        return run_process(hook_binary("shell-guard"), options);
+    };
+    // The default: the last line of this hook (line 3, the allowed ls).
+    const RunResult last = explain_log(log);
+    BOOST_TEST(last.exit_code == 0, last.err);
+    BOOST_TEST(last.out.find("logged call: " + log + ":3 (shell-guard") != std::string::npos,
+               last.out);
+    BOOST_TEST(printed_section(last.out) == "(nothing)\n");
+    // Line 1: the deny, explained to the very line hook mode printed.
+    const RunResult first = explain_log(log + ":1");
+    BOOST_TEST(first.exit_code == 0, first.err);
+    BOOST_TEST(printed_section(first.out) == printed);
+    // Line 2 is kill-guard's: said so, and decided as shell-guard would.
+    const RunResult other = explain_log(log + ":2");
+    BOOST_TEST(other.out.find("the line is a call of kill-guard") != std::string::npos, other.out);
+    // A line that is not there, and a log without this hook's calls.
+    BOOST_TEST(explain_log(log + ":9").exit_code == 1);
+    RunOptions none;
+    none.args = {"--explain", "--log", log};
+    BOOST_TEST(run_process(hook_binary("verdict-nudge"), none).exit_code == 1);
+}

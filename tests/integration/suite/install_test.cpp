@@ -82,14 +82,22 @@ BOOST_AUTO_TEST_CASE(tree_holds_exactly_the_spec_layout,
         else
             other.insert(rel);
     }
-    const std::set<std::string> expected_files{
-        "hooks/hooks.json",          "hooks/bin/plan-gate",       "hooks/bin/plan-hints",
-        "hooks/bin/kill-guard",      "hooks/bin/shell-guard",     "hooks/bin/verdict-nudge",
-        "hooks/bin/session-start",   "hooks/content/manifest.md", "hooks/content/plan-hints.md",
-        ".claude-plugin/plugin.json"};
+    const std::set<std::string> expected_files{"hooks/hooks.json",
+                                               "hooks/bin/plan-gate",
+                                               "hooks/bin/plan-hints",
+                                               "hooks/bin/kill-guard",
+                                               "hooks/bin/shell-guard",
+                                               "hooks/bin/verdict-nudge",
+                                               "hooks/bin/session-start",
+                                               "hooks/content/manifest.md",
+                                               "hooks/content/plan-hints.md",
+                                               ".claude-plugin/plugin.json",
+                                               "scripts/install.sh",
+                                               "LICENSE",
+                                               "README.md"};
     BOOST_TEST(files == expected_files, boost::test_tools::per_element());
-    BOOST_TEST(directories ==
-                   (std::set<std::string>{"hooks", "hooks/bin", "hooks/content", ".claude-plugin"}),
+    BOOST_TEST(directories == (std::set<std::string>{"hooks", "hooks/bin", "hooks/content",
+                                                     ".claude-plugin", "scripts"}),
                boost::test_tools::per_element());
     BOOST_TEST(other.empty());
 }

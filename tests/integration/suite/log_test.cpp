@@ -67,7 +67,8 @@ BOOST_AUTO_TEST_CASE(each_call_appends_one_json_line) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         BOOST_TEST_CONTEXT(lines[i]) {
             const json::object entry = json::parse(lines[i]).as_object();
-            BOOST_TEST(entry.size() == 5u);
+            BOOST_TEST(entry.size() == 6u);
+            BOOST_TEST(entry.at("payload").is_object());
             BOOST_TEST(entry.at("hook").as_string() == expected[i].first);
             BOOST_TEST(entry.at("decision").as_string() == expected[i].second);
             const std::string time(entry.at("time").as_string());
@@ -84,6 +85,41 @@ BOOST_AUTO_TEST_CASE(each_call_appends_one_json_line) {
     }
     BOOST_TEST(json::parse(lines[1]).at("reason").as_string() == "");
     BOOST_TEST(json::parse(lines[3]).at("reason").as_string() == "viber loaded dev");
+}
+
+BOOST_AUTO_TEST_CASE(the_line_carries_the_payload_as_the_object_it_was) {
+    ScratchDir dir;
+    const std::string log = dir / "hooks.log";
+    (void)run("shell-guard", refused, log);
+    (void)run("kill-guard", "not json {", log);
+    const std::vector<std::string> lines = lines_of(log);
+    BOOST_TEST_REQUIRE(lines.size() == 2u);
+    const json::object first = json::parse(lines[0]).as_object();
+    BOOST_TEST(first.at("payload") == json::parse(refused));
+    BOOST_TEST(!first.contains("payload_cut"));
+    // Bytes that are not a JSON object are kept as a string, as they were read.
+    const json::object second = json::parse(lines[1]).as_object();
+    BOOST_TEST(second.at("payload") == json::value("not json {"));
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_over_64_kib_is_cut_and_flagged_and_the_decision_stays) {
+    ScratchDir dir;
+    const std::string log = dir / "hooks.log";
+    // A refused command 100 KiB long: the log keeps the first 64 KiB of the payload's text.
+    const std::string payload =
+        bash_payload("viber:task-coder", "rm -rf x; echo " + std::string(100 * 1024, 'a'));
+    const std::string plain = run("shell-guard", payload, std::nullopt).out;
+    BOOST_TEST_REQUIRE(!plain.empty());
+    const RunResult logged = run("shell-guard", payload, log);
+    BOOST_TEST(logged.out == plain);
+    const std::vector<std::string> lines = lines_of(log);
+    BOOST_TEST_REQUIRE(lines.size() == 1u);
+    const json::object entry = json::parse(lines[0]).as_object();
+    BOOST_TEST(entry.at("payload_cut") == json::value(true));
+    BOOST_TEST_REQUIRE(entry.at("payload").is_string());
+    const std::string kept(entry.at("payload").as_string());
+    BOOST_TEST(kept.size() == 64u * 1024u);
+    BOOST_TEST(kept == payload.substr(0, kept.size()));
 }
 
 BOOST_AUTO_TEST_CASE(the_reason_is_its_first_200_characters) {

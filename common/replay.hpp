@@ -1,0 +1,62 @@
+// replay.hpp: `--replay PATH`: what a hook would have decided on the calls recorded in Claude
+// Code sessions (docs/guide.md, "Replay"). Each hook says which calls it judges and how a decision
+// is labelled (in its own directory); the reading of sessions is shared here.
+#pragma once
+
+#include "common/decision.hpp"
+
+#include <boost/json/object.hpp>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace viber {
+
+struct HookInfo;
+
+// The calls a hook judges in a recorded session.
+enum class ReplayCalls {
+    // PreToolUse Bash: every Bash tool_use of a viber agent, read from the session's
+    // `subagents/agent-*.jsonl` files (the agent named by `agent-*.meta.json`'s `agentType`).
+    agent_bash,
+    // SubagentStop: each viber agent's stop, with the text of its last assistant message.
+    agent_stop,
+};
+
+struct ReplaySpec {
+    ReplayCalls calls = ReplayCalls::agent_bash;
+    // The rule or step a decision rests on, one short word or list ("R1,R4", "pkill", "no
+    // verdict line"); "" for none. `payload` is the payload the call was judged on.
+    std::string (*label)(const Decision& decision, const boost::json::object& payload) = nullptr;
+};
+
+// One call found in a session, as the hook is given it.
+struct ReplayCall {
+    std::string file;       // the agent file the call was read from
+    std::size_t line = 0;   // its 1-based line there (for a stop: the last assistant line)
+    std::string agent_type; // "viber:task-coder"
+    std::string what;       // the command, or the event ("SubagentStop")
+    std::string payload;    // the payload hook mode would have read (compact JSON)
+};
+
+// What reading the sessions under `path` found, beside the calls.
+struct ReplayCount {
+    std::size_t sessions = 0;          // main transcripts seen
+    std::size_t agent_files = 0;       // subagents/agent-*.jsonl files seen
+    std::size_t viber_agent_files = 0; // of which a viber agent's
+    std::size_t long_lines = 0;        // lines over the cap, passed over
+};
+
+// Streams the sessions under `path` (a session transcript with its `<session>/subagents/`, one
+// agent file, or a directory searched for both, e.g. ~/.claude/projects/<project>/) and calls
+// `on_call` with each call of `calls`, in path order. Nothing read is run: the caller only
+// passes the payload to a decision. False when `path` is neither a file nor a directory.
+bool read_sessions(const std::string& path, ReplayCalls calls,
+                   const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count);
+
+// Tool mode's --replay: every call printed with its agent, command or event, decision and label,
+// then a summary count. 0, or 1 (message on stderr) for a hook without replay or a bad path.
+int replay(const HookInfo& info, const std::string& path);
+
+} // namespace viber

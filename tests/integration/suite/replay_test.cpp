@@ -1,0 +1,156 @@
+// replay_test.cpp: `--replay PATH` (docs/guide.md, "Replay"): the guards list every Bash call of a
+// viber agent found in a session's subagents/agent-*.jsonl files (the agent named by the
+// agent-*.meta.json beside each), verdict-nudge each viber agent's stop, each with its decision
+// and rule or step, and a summary count; other agents' calls and the main session's are not
+// listed; nothing read is run. The fixture (tests/fixtures/replay/project/) has SPEC §3's shapes.
+#define BOOST_TEST_MODULE integration_replay
+#include "support/process.hpp"
+#include "support/scratch.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace viber::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string project = source_path("tests/fixtures/replay/project");
+const std::string session = project + "/8d2f6c1a.jsonl";
+const std::string coder_file = project + "/8d2f6c1a/subagents/agent-a3f81c9e2b.jsonl";
+
+RunResult replay(const std::string& binary, const std::string& path,
+                 const std::optional<std::string>& cwd = std::nullopt) {
+    RunOptions options;
+    options.args = {"--replay", path};
+    options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+    options.env["VIBER_HOOKS_LOG"] = std::nullopt;
+    options.cwd = cwd;
+    options.timeout = 30s;
+    return run_process(hook_binary(binary), options);
+}
+
+// The row for `line` of an agent file: "  line N  <decision>  <label>  <command>", spaces
+// squeezed.
+std::string row(const std::string& out, std::size_t line) {
+    std::istringstream in(out);
+    const std::string opening = "line " + std::to_string(line) + " ";
+    for (std::string text; std::getline(in, text);) {
+        std::string squeezed;
+        for (char c : text)
+            if (c != ' ' || (!squeezed.empty() && squeezed.back() != ' ')) squeezed += c;
+        if (squeezed.starts_with(opening)) return squeezed;
+    }
+    return "<no row for line " + std::to_string(line) + ">";
+}
+
+// The output with runs of spaces squeezed to one.
+std::string squeezed(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        if (c != ' ' || (!out.empty() && out.back() != ' ')) out += c;
+    return out;
+}
+
+bool has(const std::string& text, std::string_view part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(shell_guard_lists_each_viber_agent_bash_call_with_its_rules) {
+    const RunResult result = replay("shell-guard", project);
+    BOOST_TEST(result.exit_code == 0, result.err);
+    const std::string& out = result.out;
+    BOOST_TEST(row(out, 2) == "line 2 deny R1 npm run build && npm test", out);
+    BOOST_TEST(row(out, 4) == "line 4 deny R4 npm test > test-output.txt 2>&1", out);
+    BOOST_TEST(row(out, 6) == "line 6 none - pkill -f \"vite --port 5173\"", out);
+    BOOST_TEST(has(out, "agent-a3f81c9e2b.jsonl  (viber:task-coder)"), out);
+    BOOST_TEST(has(out, "agent-b71d04e6aa.jsonl  (viber:task-reviewer)"), out);
+    // The reviewer is held to R2 only: its chain passes, the stash list does not.
+    BOOST_TEST(has(squeezed(out), "line 2 deny R2 git stash list"), out);
+    BOOST_TEST(has(squeezed(out), "line 4 none - npm run lint && npm test"), out);
+    // The Explore agent's pkill and the main session's are no viber agent's calls.
+    BOOST_TEST(!has(out, "agent-c0ffee0123"), out);
+    BOOST_TEST(!has(out, "pkill -f vite\n"), out);
+    BOOST_TEST(has(out, "Summary: 1 session, 3 agent files (2 of viber agents), 7 calls judged: "
+                        "deny 3, none 4; by rule or step: R1 1, R2 1, R4 1"),
+               out);
+}
+
+BOOST_AUTO_TEST_CASE(kill_guard_names_the_stop_by_name_command) {
+    const RunResult result = replay("kill-guard", project);
+    BOOST_TEST(result.exit_code == 0, result.err);
+    BOOST_TEST(row(result.out, 6) == "line 6 deny pkill pkill -f \"vite --port 5173\"", result.out);
+    BOOST_TEST(row(result.out, 2) == "line 2 none - npm run build && npm test", result.out);
+    BOOST_TEST(has(result.out, "7 calls judged: deny 1, none 6; by rule or step: pkill 1"),
+               result.out);
+}
+
+BOOST_AUTO_TEST_CASE(verdict_nudge_judges_each_viber_agent_stop_on_its_last_message) {
+    const RunResult result = replay("verdict-nudge", project);
+    BOOST_TEST(result.exit_code == 0, result.err);
+    // The coder's last message spans two lines (one message id) and holds no verdict line.
+    BOOST_TEST(row(result.out, 13) == "line 13 block no verdict line SubagentStop", result.out);
+    // The reviewer's earlier text has none, its last message has one.
+    BOOST_TEST(row(result.out, 7) == "line 7 none verdict line SubagentStop", result.out);
+    BOOST_TEST(has(result.out, "2 calls judged: block 1, none 1"), result.out);
+}
+
+BOOST_AUTO_TEST_CASE(a_session_file_brings_its_subagents_and_an_agent_file_stands_alone) {
+    const RunResult from_session = replay("shell-guard", session);
+    BOOST_TEST(from_session.exit_code == 0, from_session.err);
+    BOOST_TEST(has(from_session.out, "7 calls judged"), from_session.out);
+    const RunResult from_agent = replay("shell-guard", coder_file);
+    BOOST_TEST(from_agent.exit_code == 0, from_agent.err);
+    BOOST_TEST(has(from_agent.out, "0 sessions, 1 agent file (1 of viber agents), 5 calls judged"),
+               from_agent.out);
+}
+
+BOOST_AUTO_TEST_CASE(nothing_read_is_run) {
+    // A coder's command that would write a file if it ran: replayed, it is judged, never run.
+    ScratchDir dir;
+    const std::string marker = dir / "ran";
+    dir.write("p/s.jsonl", "{\"type\":\"permission-mode\",\"permissionMode\":\"default\"}\n");
+    dir.write("p/s/subagents/agent-x.meta.json", R"({"agentType":"viber:task-coder"})");
+    dir.write(
+        "p/s/subagents/agent-x.jsonl",
+        R"({"type":"assistant","cwd":")" + dir.path() +
+            R"(","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"touch )" +
+            marker + R"("}}]}})" + "\n");
+    const RunResult result = replay("shell-guard", dir / "p", dir.path());
+    BOOST_TEST(result.exit_code == 0, result.err);
+    BOOST_TEST(has(result.out, "1 call judged"), result.out);
+    std::ifstream probe(marker);
+    BOOST_TEST(!probe.good(), "the replayed command ran");
+}
+
+BOOST_AUTO_TEST_CASE(a_line_over_the_cap_is_passed_over_and_counted) {
+    ScratchDir dir;
+    dir.write("s/subagents/agent-y.meta.json", R"({"agentType":"viber:task-coder"})");
+    const std::string huge(65u << 20, 'x'); // past the 64 MiB line cap
+    dir.write(
+        "s/subagents/agent-y.jsonl",
+        "{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":"
+        "\"Bash\",\"input\":{\"command\":\"" +
+            huge +
+            "\"}}]}}\n"
+            R"({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Bash","input":{"command":"rm x"}}]}})"
+            "\n");
+    const RunResult result = replay("shell-guard", dir / "s/subagents/agent-y.jsonl");
+    BOOST_TEST(result.exit_code == 0, result.err);
+    BOOST_TEST(has(result.out, "1 call judged: deny 1"), result.out);
+    BOOST_TEST(has(result.out, "1 line over 64 MiB passed over"), result.out);
+}
+
+BOOST_AUTO_TEST_CASE(a_hook_without_replay_and_a_missing_path_exit_1) {
+    const RunResult gate = replay("session-start", project);
+    BOOST_TEST(gate.exit_code == 1);
+    BOOST_TEST(has(gate.err, "--replay"), gate.err);
+    const RunResult missing = replay("shell-guard", project + "/no-such-dir");
+    BOOST_TEST(missing.exit_code == 1);
+    BOOST_TEST(has(missing.err, "neither a session transcript"), missing.err);
+}
