@@ -9,7 +9,8 @@ task-coder's guards and verdict-nudge, plan-hints and every plan-gate scenario o
 two sessions of Bash calls, with the plugin and without it, give the Bash round trip the user feels
 (printed, never asserted). --capture writes the transcripts and hook payloads of the plan sessions
 and the coder session, paths turned into placeholders, under <dir> (tests/fixtures/real/, see its
-README). Prints one line per check; exit 0 when every check passed, 1 when one failed, 77 (ctest's
+README), only when every check passed; --only runs (and captures) the named scenarios (coder,
+planner-plan-mode, planner-enter, plain-plan, latency); --keep copies the scratch run there. Prints one line per check; exit 0 when every check passed, 1 when one failed, 77 (ctest's
 skip) when `claude` is not on PATH, saying so. Every command a scripted agent sends is harmless if
 it ran: `pkill zz_no_such_proc` names no process, `rm -rf` targets a scratch directory.
 """
@@ -463,7 +464,9 @@ def main():
                     print("  %s no measurement" % label)
             if with_plugin and bare:
                 print("  the plugin adds %.1f ms a call (median)" % (statistics.median(with_plugin) - statistics.median(bare)))
-        if args.capture:
+        if args.capture and checks.failed:
+            print("not captured into %s: a check failed" % args.capture)
+        elif args.capture:
             capture_mod.save(args.capture, {k: v for k, v in sessions.items() if k in SCENARIOS}, tree)
             print("captured into %s" % args.capture)
     finally:
