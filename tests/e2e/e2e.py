@@ -372,7 +372,7 @@ def check_plain(checks, session, hints):
 
 # --- latency -----------------------------------------------------------------------------------------
 
-LATENCY_CALLS = 8
+LATENCY_CALLS = 10
 
 
 def latency_session(root, tree, name):
@@ -438,12 +438,17 @@ def main():
             print("unknown scenario(s): %s; known: %s, latency" % (", ".join(unknown), ", ".join(SCENARIOS)))
             return 2
         sessions = {s: SCENARIOS[s][0](root, tree) for s in wanted if s in SCENARIOS}
+        latency = {}
         if "latency" in wanted or not args.only:
-            sessions["latency-plugin"] = latency_session(root, tree, "latency-plugin")
-            sessions["latency-bare"] = latency_session(root, None, "latency-bare")
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for future in [pool.submit(s.run) for s in sessions.values()]:
-                future.result()
+            latency = {"latency-plugin": latency_session(root, tree, "latency-plugin"),
+                       "latency-bare": latency_session(root, None, "latency-bare")}
+        # The scenarios first, then the two latency sessions side by side, alone: the same load
+        # for both, and none of the scenarios' own.
+        for batch, jobs in ((sessions, args.jobs), (latency, 2)):
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                for future in [pool.submit(s.run) for s in batch.values()]:
+                    future.result()
+        sessions.update(latency)
         for name, session in sessions.items():
             print("session %-20s %5.1fs, %d model requests" % (name, session.elapsed, len(session.model.requests)))
             for error in session.model.errors:
