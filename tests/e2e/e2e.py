@@ -72,6 +72,17 @@ def tool_result(requests, tool_id):
     return None, None
 
 
+def streamed_result(session, tool_id):
+    """(text, is_error) of the tool_result the CLI streamed to the host (stdout) for tool_id."""
+    for event in session.events:
+        if event.get("type") != "user":
+            continue
+        for block in (event.get("message") or {}).get("content") or []:
+            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") == tool_id:
+                return M.text_of(block.get("content", "")), bool(block.get("is_error"))
+    return None, None
+
+
 def tool_ids(session, conversation, name):
     return [i for i, (c, n, _) in session.model.tool_names.items() if c == conversation and n == name]
 
@@ -159,6 +170,8 @@ def check_coder(checks, session, tree, manifest):
             checks.check(name, "%s refuses `%s`, the subagent reads its reason word for word" % (guard, command),
                          is_error is True and expected is not None and text == expected,
                          "got %r, %s says %r" % (text, guard, expected))
+            checks.check(name, "the user sees the same refusal in the stream",
+                         streamed_result(session, tool_id) == (expected, True), streamed_result(session, tool_id))
             if rule != "kill":
                 checks.check(name, "`%s` is refused for %s" % (command, rule), text and ("breaks " + rule) in text, text)
             checks.check(name, "the payload names the agent (agent_type viber:task-coder)",
@@ -217,7 +230,7 @@ def planner_plan_mode_session(root, tree):
 
     def script(conversation, step, request):
         if conversation == "main":
-            state.setdefault("plan", plan_path(request))
+            state["plan"] = state.get("plan") or plan_path(request)
             return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
         if conversation == "planner-review":
             return review_reply(request)
@@ -262,6 +275,8 @@ def check_planner_plan_mode(checks, session, hints):
     checks.check(name, "after VERDICT: FAIL the model reads 'Next step: fix the findings.'",
                  fail_error is True and bool(fail_text) and fail_text.startswith("Next step: fix the findings.") and
                  "'VERDICT: FAIL'" in fail_text, fail_text)
+    checks.check(name, "the user sees the same refusal in the stream",
+                 streamed_result(session, exits[0][0]) == (fail_text, True), streamed_result(session, exits[0][0]))
     _, pass_text, pass_error = exits[1]
     asked = approvals(session)
     checks.check(name, "after VERDICT: PASS ExitPlanMode goes through to the user's approval",
@@ -294,7 +309,7 @@ def planner_enter_session(root, tree):
     def script(conversation, step, request):
         if conversation == "main":
             if step >= 2:
-                state.setdefault("plan", plan_path(request))
+                state["plan"] = state.get("plan") or plan_path(request)
             return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
         if conversation == "planner-review":
             return review_reply(request)
@@ -338,7 +353,7 @@ def plain_session(root, tree):
 
     def script(conversation, step, request):
         if conversation == "main":
-            state.setdefault("plan", plan_path(request))
+            state["plan"] = state.get("plan") or plan_path(request)
             return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
         if conversation == "plain-plan-review":
             return review_reply(request)
@@ -365,6 +380,8 @@ def check_plain(checks, session, hints):
     checks.check(name, "unreviewed: 'Next step: review the plan.' naming viber:plain-plan-review",
                  is_error is True and bool(text) and text.startswith("Next step: review the plan.") and
                  "viber:plain-plan-review" in text and "planning.plain-plan-review" in text, text)
+    checks.check(name, "the user sees the same refusal in the stream",
+                 streamed_result(session, exits[0][0]) == (text, True), streamed_result(session, exits[0][0]))
     _, text, is_error = exits[1]
     checks.check(name, "after VERDICT: PASS ExitPlanMode goes through to the user's approval",
                  is_error is False and len(asked) == 1, "%r; %d approvals" % (text, len(asked)))
