@@ -23,6 +23,16 @@ std::string fixture_dir(std::string_view scenario) {
     return viber::testing::source_path("tests/fixtures/real/" + std::string(scenario));
 }
 
+// A path as it stands inside a JSON string (every placeholder does).
+std::string json_escaped(std::string_view path) {
+    std::string out;
+    for (const char c : path) {
+        if (c == '\\' || c == '"') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 std::string replace_all(std::string text, std::string_view from, std::string_view to) {
     for (std::size_t at = text.find(from); at != std::string::npos;
          at = text.find(from, at + to.size()))
@@ -79,11 +89,11 @@ public:
 
 private:
     std::string fill(std::string text) const {
-        text = replace_all(std::move(text), "@PLUGIN@", gate_.tree().path());
-        text = replace_all(std::move(text), "@HOME@", home_);
-        text = replace_all(std::move(text), "@PROJECT@", gate_.project().path());
+        text = replace_all(std::move(text), "@PLUGIN@", json_escaped(gate_.tree().path()));
+        text = replace_all(std::move(text), "@HOME@", json_escaped(home_));
+        text = replace_all(std::move(text), "@PROJECT@", json_escaped(gate_.project().path()));
         text = replace_all(std::move(text), "@PROJECT_KEY@", "project-key");
-        return replace_all(std::move(text), "@ROOT@", gate_.scratch().path());
+        return replace_all(std::move(text), "@ROOT@", json_escaped(gate_.scratch().path()));
     }
 
     // The transcript's lines up to and including the first line naming `"id":"<id>"`.
