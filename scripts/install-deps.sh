@@ -5,8 +5,8 @@
 # the linux-arm64 preset's cross toolchain, qemu-user and the arm64 Boost packages; --clang adds
 # clang++-14 for the clang preset and scripts/fuzz.sh; --windows adds the windows-x64 preset's
 # mingw-w64 and wine; touches only apt state (and dpkg's architecture list for --arm64); exit 1
-# on a usage error. Also, when npm is present and online, the optional Claude Code CLI (npm's
-# global packages) for the plugin validation test.
+# on a usage error. Also, when npm is present and online, the Claude Code CLI pinned to 2.1.197
+# (npm's global packages) for the plugin validation and end-to-end tests.
 # Boost comes from the versioned 1.81 packages: the unversioned libboost-*-dev names are 1.74,
 # which has no Boost.JSON and conflicts with 1.81.
 set -eu
@@ -45,17 +45,24 @@ if [ "$arm64" = yes ] && ! dpkg --print-foreign-architectures | grep -qx arm64; 
   "${sudo_cmd[@]}" dpkg --add-architecture arm64
 fi
 
-# Optional: the Claude Code CLI, for the test that runs `claude plugin validate` on the installed
-# tree (it is skipped without the CLI). Never fails this script: npm may be absent or offline.
+# The Claude Code CLI, pinned: the version the end-to-end test (tests/e2e/) was written against
+# (SPEC §12) and the plugin validation test runs. Installed when absent or another version is
+# present. Never fails this script: npm may be absent or offline (those tests are then skipped,
+# and the CI's e2e stage says so when npm cannot reach its registry).
+claude_pin=2.1.197
 install_claude_cli() {
+  local have=""
   if command -v claude >/dev/null 2>&1; then
-    echo "install-deps: claude CLI present"
+    have=$(timeout 60 claude --version 2>/dev/null | awk '{print $1; exit}') || have=""
+  fi
+  if [ "$have" = "$claude_pin" ]; then
+    echo "install-deps: claude CLI $claude_pin present"
   elif ! command -v npm >/dev/null 2>&1; then
-    echo "install-deps: npm not found; the plugin validation test will be skipped"
-  elif timeout 300 "${sudo_cmd[@]}" npm install -g @anthropic-ai/claude-code >/dev/null 2>&1; then
-    echo "install-deps: installed the claude CLI"
+    echo "install-deps: npm not found; the claude CLI tests (plugin validation, e2e) will be skipped"
+  elif timeout 300 "${sudo_cmd[@]}" npm install -g "@anthropic-ai/claude-code@$claude_pin" >/dev/null 2>&1; then
+    echo "install-deps: installed the claude CLI $claude_pin${have:+ (replacing $have)}"
   else
-    echo "install-deps: could not install the claude CLI (offline?); the plugin validation test will be skipped"
+    echo "install-deps: could not install the claude CLI $claude_pin (offline?); the claude CLI tests will be skipped"
   fi
   return 0
 }

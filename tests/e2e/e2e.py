@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+"""e2e.py: the hooks inside the real Claude Code CLI, offline against a scripted model.
+
+Contract: argv --cmake <cmake> --build <build dir> [--only name,...] [--capture <dir>]
+[--keep <dir>]; installs the build into a scratch plugin tree with stand-in agents and skill
+(plugin.py), runs one real `claude` session per scenario (session.py) against a scripted Messages
+API on 127.0.0.1 (model.py), and checks what the model and the user saw: session start, the
+task-coder's guards and verdict-nudge, plan-hints and every plan-gate scenario of SPEC §12. Then
+two sessions of Bash calls, with the plugin and without it, give the Bash round trip the user feels
+(printed, never asserted). --capture writes the transcripts and hook payloads of the plan sessions
+and the coder session, paths turned into placeholders, under <dir> (tests/fixtures/real/, see its
+README), only when every check passed; --only runs (and captures) the named scenarios (coder,
+planner-plan-mode, planner-enter, plain-plan, latency); --keep copies the scratch run there. Prints one line per check; exit 0 when every check passed, 1 when one failed, 77 (ctest's
+skip) when `claude` is not on PATH, saying so. Every command a scripted agent sends is harmless if
+it ran: `pkill zz_no_such_proc` names no process, `rm -rf` targets a scratch directory.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import capture as capture_mod  # noqa: E402
+import model as M  # noqa: E402
+import plugin as P  # noqa: E402
+from session import Session  # noqa: E402
+
+PINNED = "2.1.197"
+PLAN_FILE = re.compile(r"(/[^\s`'\"\\]*/\.claude/plans/[A-Za-z0-9_.-]+\.md)")
+PLANNER_PLAN = "---\nsource: e2e interview\n---\n# Plan: greet\n\n1. Add a greeting to README.md.\n"
+PLANNER_PLAN_FIXED = PLANNER_PLAN + "2. Check the greeting with `grep`.\n"
+PLAIN_PLAN = "# Plan: greet\n\n1. Add a greeting to README.md.\n2. Check it with grep.\n"
+
+
+class Checks:
+    def __init__(self):
+        self.failed = []
+        self.count = 0
+
+    def check(self, scenario, what, ok, detail=""):
+        self.count += 1
+        print("%s %-24s %s%s" % ("ok  " if ok else "FAIL", scenario, what, "" if ok else ": " + str(detail)[:600]),
+              flush=True)
+        if not ok:
+            self.failed.append((scenario, what))
+        return ok
+
+
+def plan_path(request):
+    found = PLAN_FILE.search(M.text_of(request.get("messages")) + "\n" + M.system_text(request))
+    return found.group(1) if found else None
+
+
+def request_text(request):
+    return M.system_text(request) + "\n" + M.text_of(request.get("messages"))
+
+
+def tool_result(requests, tool_id):
+    """(text, is_error) of the tool_result for tool_id in the first request that carries it."""
+    for request in requests:
+        for got_id, text, is_error in M.all_tool_results(request):
+            if got_id == tool_id:
+                return text, is_error
+    return None, None
+
+
+def streamed_result(session, tool_id):
+    """(text, is_error) of the tool_result the CLI streamed to the host (stdout) for tool_id."""
+    for event in session.events:
+        if event.get("type") != "user":
+            continue
+        for block in (event.get("message") or {}).get("content") or []:
+            if isinstance(block, dict) and block.get("type") == "tool_result" and block.get("tool_use_id") == tool_id:
+                return M.text_of(block.get("content", "")), bool(block.get("is_error"))
+    return None, None
+
+
+def tool_ids(session, conversation, name):
+    return [i for i, (c, n, _) in session.model.tool_names.items() if c == conversation and n == name]
+
+
+def payloads_of(session, event, tool=None):
+    return [p for p in session.payloads()
+            if p.get("hook_event_name") == event and (tool is None or p.get("tool_name") == tool)]
+
+
+def hook_messages(session):
+    """What the hooks' stdout said, as the CLI streamed it to the host (hook_response events)."""
+    out = []
+    for event in session.hook_events():
+        text = event.get("output") or event.get("stdout") or ""
+        out.append((event.get("hook_event"), text))
+    return out
+
+
+# --- scenario: a viber:task-coder subagent, session start, verdict-nudge ----------------------------
+
+def coder_commands(project):
+    return [
+        ("kill-guard", "pkill zz_no_such_proc", "kill"),
+        ("shell-guard", "echo a && echo b", "R1"),
+        ("shell-guard", "git stash", "R2"),
+        ("shell-guard", "rm -rf %s" % os.path.join(project, "scratch-dir"), "R3"),
+        ("shell-guard", "echo note > notes.txt", "R4"),
+        ("shell-guard", "python3 -c 'print(1)'", "R5"),
+        (None, "echo ok", "allowed"),
+        (None, "ls", "allowed"),
+    ]
+
+
+def coder_session(root, tree):
+    holder = {}
+
+    def script(conversation, step, request):
+        commands = coder_commands(holder["session"].project)
+        if conversation == "main":
+            if step == 0:
+                return [("tool", "Agent", {"subagent_type": "viber:task-coder", "description": "run the task",
+                                           "prompt": "Run the task's commands."})]
+            return [("text", "The coder is done.")]
+        if conversation == "task-coder":
+            if step < len(commands):
+                return [("tool", "Bash", {"command": commands[step][1], "description": "task step"})]
+            if step == len(commands):
+                return [("text", "All commands ran.")]  # no verdict line: sent back once
+            return [("text", "All commands ran.\nVERDICT: PASS")]
+        return None
+
+    session = Session("coder", root, tree, script, ["Run the task with viber:task-coder."], mode="print", tag="C")
+    holder["session"] = session
+    original = session.prepare
+
+    def prepare():
+        original()
+        os.makedirs(os.path.join(session.project, "scratch-dir"))
+        with open(os.path.join(session.project, "scratch-dir", "keep.txt"), "w") as f:
+            f.write("still here\n")
+
+    session.prepare = prepare
+    return session
+
+
+def check_coder(checks, session, tree, manifest):
+    name = "session-start"
+    main = session.model.conversation("main")
+    checks.check(name, "the CLI ran the session to its result", session.finished, session.stderr[-400:])
+    checks.check(name, "the manifest reaches the model", bool(main) and manifest in request_text(main[0]),
+                 "first main request lacks hooks/content/manifest.md")
+    banner = "viber loaded " + os.path.basename(tree)
+    shown = [t for e, t in hook_messages(session) if e == "SessionStart" and '"systemMessage":"%s"' % banner in t]
+    checks.check(name, "the user sees '%s'" % banner, bool(shown), hook_messages(session)[:3])
+
+    name = "task-coder guards"
+    coder = session.model.conversation("task-coder")
+    bash_ids = sorted(tool_ids(session, "task-coder", "Bash"))
+    payloads = {p.get("tool_use_id"): p for p in payloads_of(session, "PreToolUse", "Bash")}
+    for (guard, command, rule), tool_id in zip(coder_commands(session.project), bash_ids):
+        text, is_error = tool_result(coder, tool_id)
+        if guard:
+            payload = payloads.get(tool_id)
+            expected = P.deny_reason(P.hook_answer(tree, guard, payload)) if payload else None
+            checks.check(name, "%s refuses `%s`, the subagent reads its reason word for word" % (guard, command),
+                         is_error is True and expected is not None and text == expected,
+                         "got %r, %s says %r" % (text, guard, expected))
+            checks.check(name, "the user sees the same refusal in the stream",
+                         streamed_result(session, tool_id) == (expected, True), streamed_result(session, tool_id))
+            if rule != "kill":
+                checks.check(name, "`%s` is refused for %s" % (command, rule), text and ("breaks " + rule) in text, text)
+            checks.check(name, "the payload names the agent (agent_type viber:task-coder)",
+                         bool(payload) and payload.get("agent_type") == "viber:task-coder", payload)
+        else:
+            checks.check(name, "`%s` runs" % command, is_error is False and bool(text), text)
+    checks.check(name, "every command of the script was sent", len(bash_ids) == len(coder_commands(session.project)),
+                 bash_ids)
+    checks.check(name, "R3: the scratch directory is still there",
+                 os.path.isfile(os.path.join(session.project, "scratch-dir", "keep.txt")))
+    checks.check(name, "R4: the redirect wrote nothing", not os.path.exists(os.path.join(session.project, "notes.txt")))
+
+    name = "verdict-nudge"
+    stops = payloads_of(session, "SubagentStop")
+    first = next((p for p in stops if p.get("agent_type") == "viber:task-coder" and not p.get("stop_hook_active")), None)
+    reason = (P.hook_answer(tree, "verdict-nudge", first) or {}).get("reason") if first else None
+    fed_back = [r for r in coder if "Stop hook feedback:\n" in M.last_user_text(r)]
+    checks.check(name, "the stop with no verdict comes back once, with the hook's reason",
+                 len(fed_back) == 1 and reason is not None and
+                 M.last_user_text(fed_back[0]).strip() == "Stop hook feedback:\n" + reason,
+                 "%d feedback requests; reason %r; got %r" % (len(fed_back), reason,
+                                                             M.last_user_text(fed_back[0]) if fed_back else None))
+    agent_ids = tool_ids(session, "main", "Agent")
+    text, _ = tool_result(main, agent_ids[0]) if agent_ids else (None, None)
+    checks.check(name, "the next stop passes: the caller reads VERDICT: PASS", bool(text) and "VERDICT: PASS" in text,
+                 text)
+
+
+# --- scenarios: plan mode ---------------------------------------------------------------------------
+
+def review_reply(request):
+    verdict = "PASS" if "want: PASS" in M.first_user_text(request) else "FAIL"
+    findings = "" if verdict == "PASS" else "- Major: step 1 names no check.\n"
+    return [("text", "## Plan Review\n%s\nVERDICT: %s" % (findings, verdict))]
+
+
+def planner_plan_mode_session(root, tree):
+    """Opened in plan mode; the planner's Skill with no EnterPlanMode; FAIL, fix, PASS, approval;
+    then a second plan-mode episode whose ExitPlanMode the old plan must not arm."""
+    state = {}
+    steps = [
+        lambda r: ("tool", "Skill", {"skill": "viber:planner"}),
+        lambda r: ("tool", "Write", {"file_path": state["plan"], "content": PLANNER_PLAN}),
+        lambda r: ("tool", "Agent", {"subagent_type": "viber:planner-review", "description": "review the plan",
+                                     "prompt": "Review %s\nwant: FAIL" % state["plan"]}),
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("tool", "Write", {"file_path": state["plan"], "content": PLANNER_PLAN_FIXED}),
+        lambda r: ("tool", "Agent", {"subagent_type": "viber:planner-review", "description": "review the plan",
+                                     "prompt": "Review %s\nwant: PASS" % state["plan"]}),
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("text", "The plan is approved."),
+        # second prompt, plan mode again
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("text", "Done."),
+    ]
+
+    def script(conversation, step, request):
+        if conversation == "main":
+            state["plan"] = state.get("plan") or plan_path(request)
+            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
+        if conversation == "planner-review":
+            return review_reply(request)
+        return None
+
+    def age_plan(session):
+        # The old plan changes after its PASS: were it still armed, its PASS would be void.
+        if state.get("plan") and os.path.exists(state["plan"]):
+            later = time.time() + 120
+            os.utime(state["plan"], (later, later))
+
+    session = Session("planner-plan-mode", root, tree, script,
+                      ["Plan a greeting for the README.",
+                       {"mode": "plan", "before": age_plan, "text": "Plan the next change."}],
+                      mode="stdio", permission_mode="plan", tag="P")
+    session.state = state
+    return session
+
+
+def exit_results(session):
+    main = session.model.conversation("main")
+    return [(i,) + tool_result(main, i) for i in sorted(tool_ids(session, "main", "ExitPlanMode"))]
+
+
+def approvals(session):
+    return [r for r in session.permission_requests if r.get("tool_name") == "ExitPlanMode"]
+
+
+def check_planner_plan_mode(checks, session, hints):
+    name = "planner in plan mode"
+    main = session.model.conversation("main")
+    checks.check(name, "the CLI ran both turns to their results", session.finished, session.stderr[-400:])
+    checks.check("plan-hints", "in plan mode the hints reach the model", bool(main) and hints in request_text(main[0]))
+    skill = [r for r in main if any(t.startswith("Launching skill") for _, t, _ in M.last_tool_results(r))]
+    checks.check("plan-hints", "the planner's Skill ran (no EnterPlanMode: already in plan mode)",
+                 bool(skill) and not tool_ids(session, "main", "EnterPlanMode"))
+    exits = exit_results(session)
+    checks.check(name, "three ExitPlanMode calls were made", len(exits) == 3, exits)
+    if len(exits) < 3:
+        return
+    _, fail_text, fail_error = exits[0]
+    checks.check(name, "after VERDICT: FAIL the model reads 'Next step: fix the findings.'",
+                 fail_error is True and bool(fail_text) and fail_text.startswith("Next step: fix the findings.") and
+                 "'VERDICT: FAIL'" in fail_text, fail_text)
+    checks.check(name, "the user sees the same refusal in the stream",
+                 streamed_result(session, exits[0][0]) == (fail_text, True), streamed_result(session, exits[0][0]))
+    _, pass_text, pass_error = exits[1]
+    asked = approvals(session)
+    checks.check(name, "after VERDICT: PASS ExitPlanMode goes through to the user's approval",
+                 pass_error is False and len(asked) >= 1, "%r; %d approval requests" % (pass_text, len(asked)))
+    checks.check(name, "the CLI asked the host to approve the plan it read from the plan file",
+                 bool(asked) and "Check the greeting" in str((asked[0].get("input") or {}).get("plan")), asked[:1])
+    second = [r for r in main if "Plan the next change." in M.turn_text(r)]
+    checks.check("plan-hints", "a new plan-mode episode after the approval gets the hints again",
+                 bool(second) and hints in M.turn_text(second[0]), "no hints in the second prompt's request")
+    name = "second episode"
+    _, again_text, again_error = exits[2]
+    checks.check(name, "the approved plan (changed since) does not arm the gate: ExitPlanMode goes through",
+                 again_error is False and len(asked) == 2, "%r; %d approval requests" % (again_text, len(asked)))
+
+
+def planner_enter_session(root, tree):
+    """Default mode; the planner's Skill, then EnterPlanMode; a typed prompt in plan mode; PASS."""
+    state = {}
+    steps = [
+        lambda r: ("tool", "Skill", {"skill": "viber:planner"}),
+        lambda r: ("tool", "EnterPlanMode", {}),
+        lambda r: ("tool", "Write", {"file_path": state["plan"], "content": PLANNER_PLAN}),
+        lambda r: ("tool", "Agent", {"subagent_type": "viber:planner-review", "description": "review the plan",
+                                     "prompt": "Review %s\nwant: PASS" % state["plan"]}),
+        lambda r: ("text", "The plan passed review. Shall I go on?"),
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("text", "Done."),
+    ]
+
+    def script(conversation, step, request):
+        if conversation == "main":
+            if step >= 2:
+                state["plan"] = state.get("plan") or plan_path(request)
+            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
+        if conversation == "planner-review":
+            return review_reply(request)
+        return None
+
+    session = Session("planner-enter", root, tree, script, ["Plan a greeting for the README with the planner.", "Yes."],
+                      mode="stdio", permission_mode="default", tag="E")
+    session.state = state
+    return session
+
+
+def check_planner_enter(checks, session, hints):
+    name = "planner via EnterPlanMode"
+    main = session.model.conversation("main")
+    checks.check(name, "the CLI ran both turns to their results", session.finished, session.stderr[-400:])
+    checks.check(name, "the plan went to the CLI's plan file", bool(session.state.get("plan")), session.state)
+    yes = [r for r in main if "Yes." in M.turn_text(r)]
+    checks.check("plan-hints", "silent after the planner's Skill (a typed prompt in plan mode)",
+                 bool(yes) and hints not in M.turn_text(yes[0]),
+                 "the hints came with the prompt typed after the planner's Skill")
+    prompts = payloads_of(session, "UserPromptSubmit")
+    checks.check("plan-hints", "that prompt was typed in plan mode (payload permission_mode plan)",
+                 len(prompts) == 2 and prompts[1].get("permission_mode") == "plan", [p.get("permission_mode") for p in prompts])
+    exits = exit_results(session)
+    asked = approvals(session)
+    checks.check(name, "after VERDICT: PASS ExitPlanMode goes through to the user's approval",
+                 len(exits) == 1 and exits[0][2] is False and len(asked) == 1, "%r; %d approvals" % (exits, len(asked)))
+
+
+def plain_session(root, tree):
+    """Plan mode, no planner, the plain-plan switch on: denied, reviewed, allowed."""
+    state = {}
+    steps = [
+        lambda r: ("tool", "Write", {"file_path": state["plan"], "content": PLAIN_PLAN}),
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("tool", "Agent", {"subagent_type": "viber:plain-plan-review", "description": "review the plan",
+                                     "prompt": "Review %s. Goal: greet readers.\nwant: PASS" % state["plan"]}),
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("text", "Done."),
+    ]
+
+    def script(conversation, step, request):
+        if conversation == "main":
+            state["plan"] = state.get("plan") or plan_path(request)
+            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
+        if conversation == "plain-plan-review":
+            return review_reply(request)
+        return None
+
+    session = Session("plain-plan", root, tree, script, ["Plan a greeting for the README."], mode="stdio",
+                      permission_mode="plan", tag="N")
+    session.state = state
+    return session
+
+
+def check_plain(checks, session, hints):
+    name = "plain plan"
+    main = session.model.conversation("main")
+    checks.check(name, "the CLI ran the turn to its result", session.finished, session.stderr[-400:])
+    checks.check("plan-hints", "the hints reach the model in plan mode without the planner",
+                 bool(main) and hints in request_text(main[0]))
+    exits = exit_results(session)
+    asked = approvals(session)
+    checks.check(name, "two ExitPlanMode calls were made", len(exits) == 2, exits)
+    if len(exits) < 2:
+        return
+    _, text, is_error = exits[0]
+    checks.check(name, "unreviewed: 'Next step: review the plan.' naming viber:plain-plan-review",
+                 is_error is True and bool(text) and text.startswith("Next step: review the plan.") and
+                 "viber:plain-plan-review" in text and "planning.plain-plan-review" in text, text)
+    checks.check(name, "the user sees the same refusal in the stream",
+                 streamed_result(session, exits[0][0]) == (text, True), streamed_result(session, exits[0][0]))
+    _, text, is_error = exits[1]
+    checks.check(name, "after VERDICT: PASS ExitPlanMode goes through to the user's approval",
+                 is_error is False and len(asked) == 1, "%r; %d approvals" % (text, len(asked)))
+
+
+# --- latency -----------------------------------------------------------------------------------------
+
+LATENCY_CALLS = 10
+
+
+def latency_session(root, tree, name):
+    def script(conversation, step, request):
+        if conversation != "main":
+            return None
+        if step < LATENCY_CALLS:
+            return [("tool", "Bash", {"command": "echo latency", "description": "latency probe"})]
+        return [("text", "Done.")]
+
+    return Session(name, root, tree, script, ["Run the probe."], mode="print", capture=False,
+                   tag="L" if tree else "B")
+
+
+def round_trips(session):
+    ids = sorted(tool_ids(session, "main", "Bash"))
+    return [session.model.round_trips[i] * 1000 for i in ids if i in session.model.round_trips]
+
+
+# --- the run -----------------------------------------------------------------------------------------
+
+SCENARIOS = {
+    "coder": (coder_session, check_coder),
+    "planner-plan-mode": (planner_plan_mode_session, check_planner_plan_mode),
+    "planner-enter": (planner_enter_session, check_planner_enter),
+    "plain-plan": (plain_session, check_plain),
+}
+
+
+def read_content(tree, name):
+    with open(os.path.join(tree, "hooks", "content", name)) as f:
+        return f.read().rstrip("\r\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cmake", default="cmake")
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--capture", default="")
+    parser.add_argument("--keep", default="")
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("VIBER_E2E_JOBS", "3")))
+    args = parser.parse_args()
+
+    if not shutil.which("claude"):
+        print("SKIPPED: the claude CLI is not on PATH (scripts/install-deps.sh installs "
+              "@anthropic-ai/claude-code@%s with npm)" % PINNED)
+        return 77
+    version = subprocess.run(["claude", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=60).stdout.decode().strip()
+    print("claude --version: %s (pinned: %s)" % (version, PINNED), flush=True)
+
+    started = time.monotonic()
+    root = tempfile.mkdtemp(prefix="viber-e2e-")
+    checks = Checks()
+    try:
+        tree = P.install(args.cmake, args.build, root)
+        manifest = read_content(tree, "manifest.md")
+        hints = read_content(tree, "plan-hints.md")
+        wanted = [s for s in args.only.split(",") if s] or list(SCENARIOS)
+        unknown = [s for s in wanted if s not in SCENARIOS and s != "latency"]
+        if unknown:
+            print("unknown scenario(s): %s; known: %s, latency" % (", ".join(unknown), ", ".join(SCENARIOS)))
+            return 2
+        sessions = {s: SCENARIOS[s][0](root, tree) for s in wanted if s in SCENARIOS}
+        latency = {}
+        if "latency" in wanted or not args.only:
+            latency = {"latency-plugin": latency_session(root, tree, "latency-plugin"),
+                       "latency-bare": latency_session(root, None, "latency-bare")}
+        # The scenarios first, then the two latency sessions side by side, alone: the same load
+        # for both, and none of the scenarios' own.
+        for batch, jobs in ((sessions, args.jobs), (latency, 2)):
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                for future in [pool.submit(s.run) for s in batch.values()]:
+                    future.result()
+        sessions.update(latency)
+        for name, session in sessions.items():
+            print("session %-20s %5.1fs, %d model requests" % (name, session.elapsed, len(session.model.requests)))
+            for error in session.model.errors:
+                checks.check(name, "the scripted model", False, error)
+        for name, (_, check) in SCENARIOS.items():
+            if name in sessions:
+                check(checks, sessions[name], tree, manifest) if name == "coder" else check(checks, sessions[name], hints)
+        if "latency-plugin" in sessions:
+            with_plugin = round_trips(sessions["latency-plugin"])
+            bare = round_trips(sessions["latency-bare"])
+            print("latency: a Bash call's round trip in the CLI (tool_use streamed -> its tool_result "
+                  "requested), %d calls each" % LATENCY_CALLS)
+            for label, values in (("with the plugin   ", with_plugin), ("without the plugin", bare)):
+                if values:
+                    print("  %s median %6.1f ms  (min %6.1f, max %6.1f)" % (
+                        label, statistics.median(values), min(values), max(values)))
+                else:
+                    print("  %s no measurement" % label)
+            if with_plugin and bare:
+                print("  the plugin adds %.1f ms a call (median)" % (statistics.median(with_plugin) - statistics.median(bare)))
+        if args.capture and checks.failed:
+            print("not captured into %s: a check failed" % args.capture)
+        elif args.capture:
+            capture_mod.save(args.capture, {k: v for k, v in sessions.items() if k in SCENARIOS}, tree)
+            print("captured into %s" % args.capture)
+    finally:
+        if args.keep:
+            shutil.copytree(root, args.keep, dirs_exist_ok=True)
+        shutil.rmtree(root, ignore_errors=True)
+    print("%d checks, %d failed, %.1fs" % (checks.count, len(checks.failed), time.monotonic() - started))
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
