@@ -10,7 +10,8 @@ function (conversation, step, request) -> list of blocks, where step is the numb
 turns the request already holds, and a block is ("text", str) or ("tool", name, input). Tool-use
 ids are whole `toolu_` tokens unique in the session. The model also times every tool call: from
 the moment its tool_use was written to the socket to the arrival of the request that carries its
-tool_result. Python 3's standard library only.
+tool_result. think (seconds) delays every answer but a side request's, as a model's time to its
+first token does. Python 3's standard library only.
 """
 
 import json
@@ -100,9 +101,10 @@ def step_of(request):
 
 
 class Model:
-    def __init__(self, tag, script):
+    def __init__(self, tag, script, think=0.0):
         self.tag = tag
         self.script = script
+        self.think = think
         self.lock = threading.Lock()
         self.requests = []  # (arrival monotonic, conversation, request)
         self.sent = {}  # tool id -> monotonic time its tool_use was written
@@ -166,6 +168,11 @@ class Model:
             for tool_id, _, _ in all_tool_results(request):
                 if tool_id in self.sent and tool_id not in self.round_trips:
                     self.round_trips[tool_id] = arrived - self.sent[tool_id]
+        if conversation != "side" and self.think:
+            # A model's time to its first token. The CLI appends to the transcript in batches: a
+            # model that answers at once can have the CLI run the next hook before the previous
+            # tool_result line is on disk, a race no real model's latency leaves open.
+            time.sleep(self.think)
         if conversation == "side":
             blocks = [("text", "ok")]
         else:

@@ -9,7 +9,8 @@ line and --dangerously-skip-permissions; mode "stdio": the SDK protocol (--input
 stream-json --permission-prompt-tool stdio, --permission-mode given), the prompts written one per
 turn (each after the previous turn's `result`; a prompt may first switch the permission mode with
 a set_permission_mode control request) and every can_use_tool control request recorded and
-allowed. The CLI is stopped once its last turn's result is out (it can linger for seconds after).
+allowed. The CLI is stopped once its last turn's result is out (it can linger for seconds after). The
+model takes `think` seconds (default 0.5) before each answer, as a real one does.
 Afterwards: .events (stdout's JSON lines), .permission_requests, .model (its requests),
 .transcript_dir (the session's transcript directory), .payloads().
 """
@@ -36,7 +37,7 @@ QUIET_ENV = {
 
 class Session:
     def __init__(self, name, root, plugin, script, prompts, mode="print", permission_mode="plan", capture=True,
-                 tag=None, timeout=90):
+                 tag=None, timeout=90, think=0.5):
         self.name = name
         self.dir = os.path.join(root, name)
         self.home = os.path.join(self.dir, "home")
@@ -49,6 +50,7 @@ class Session:
         self.permission_mode = permission_mode
         self.capture = capture
         self.timeout = timeout
+        self.think = think
         self.tag = tag or name[:2].upper()
         self.events = []
         self.permission_requests = []
@@ -96,7 +98,7 @@ class Session:
 
     def run(self):
         self.prepare()
-        self.model = Model(self.tag, self.script)
+        self.model = Model(self.tag, self.script, self.think)
         env = dict(os.environ)
         for key in list(env):
             if key.startswith(("ANTHROPIC_", "CLAUDE_", "VIBER_")):
