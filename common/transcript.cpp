@@ -446,8 +446,8 @@ bool shows_plan_mode_ended(const json::object& record) {
     if (type != "user") return false;
     const auto mode = string_field(record, "permissionMode");
     if (!mode || *mode == "plan") return false;
-    if (const auto* meta = record.if_contains("isMeta"); meta != nullptr && meta->is_bool() &&
-                                                         meta->get_bool())
+    if (const auto* meta = record.if_contains("isMeta");
+        meta != nullptr && meta->is_bool() && meta->get_bool())
         return false;
     return user_string_content(record).has_value();
 }
@@ -1442,7 +1442,6 @@ private:
         const json::object* parsed_record = parse_record(bytes, arena, parsed);
         if (parsed_record == nullptr) return;
         const json::object& record = *parsed_record;
-        const auto type = string_field(record, "type");
 
         if (shows_plan_mode_ended(record)) scan_.episode_start = line;
 
