@@ -27,6 +27,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -303,6 +304,7 @@ BOOST_AUTO_TEST_CASE(the_hooks_decide_as_the_model_does) {
     Harness harness;
     std::size_t differences = 0;
     std::size_t gate_denies = 0;
+    std::map<std::string, std::size_t> outcomes; // the model's plan-gate decisions, counted
     std::size_t hints_prints = 0;
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t seed = first; seed < first + cases; ++seed) {
@@ -310,6 +312,8 @@ BOOST_AUTO_TEST_CASE(the_hooks_decide_as_the_model_does) {
         harness.materialize(c);
         const auto hooks = harness.run_hooks(c);
         const auto model = harness.run_model(c);
+        ++outcomes[model.first.step.empty() ? "allow"
+                                            : model.first.step + " [" + model.first.route + "]"];
         if (!model.first.step.empty()) ++gate_denies;
         if (!model.second.step.empty()) ++hints_prints;
         if (hooks.first == model.first && hooks.second == model.second) continue;
