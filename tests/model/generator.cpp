@@ -842,7 +842,9 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
         for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
         for (std::size_t i : order) {
             if (rng.chance(0.1)) continue;
-            s.verdict(sent[i].id, rng.pick(values), sent[i].agent);
+            // Sometimes the answer names another member's id (a verdict pairs by the id it names).
+            const std::string& id = rng.chance(0.1) ? sent[rng.below(sent.size())].id : sent[i].id;
+            s.verdict(id, rng.pick(values), sent[i].agent);
             s.maybe_noise();
             if (rng.chance(0.1)) s.verdict(sent[i].id, rng.pick(values), sent[i].agent);
         }
