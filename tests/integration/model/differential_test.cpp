@@ -332,6 +332,8 @@ BOOST_AUTO_TEST_CASE(the_hooks_decide_as_the_model_does) {
     std::cout << cases << " cases from seed " << first << " in " << seconds << " s: " << differences
               << " differ; the model denies " << gate_denies << " and prints " << hints_prints
               << std::endl;
+    for (const auto& [outcome, count] : outcomes)
+        std::cout << "  " << count << " " << outcome << "\n";
     BOOST_TEST(differences == 0u);
     // The generator reaches both decisions of each hook.
     BOOST_TEST(gate_denies > 0u);
