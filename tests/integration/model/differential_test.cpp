@@ -8,7 +8,7 @@
 // seed and the transcript cut down to the lines the difference needs.
 //
 // VIBER_DIFF_CASES sets how many cases (default 2000, 200 under an
-// emulator), VIBER_DIFF_SEED the first seed (default 1),
+// emulator or the sanitizers), VIBER_DIFF_SEED the first seed (default 1),
 // VIBER_DIFF_REPORTS how many differences are cut down and printed whole (default 3):
 // scripts/fuzz.sh's longer stage runs many more cases.
 #define BOOST_TEST_MODULE integration_model_differential
@@ -291,8 +291,9 @@ private:
 } // namespace
 
 BOOST_AUTO_TEST_CASE(the_hooks_decide_as_the_model_does) {
-    // Under an emulator (qemu-user, wine) each process start costs tens of milliseconds.
-#ifdef _WIN32
+    // Under an emulator (qemu-user, wine) each process start costs tens of milliseconds, under
+    // the sanitizers a few times a native one: fewer cases there.
+#if defined(_WIN32) || defined(__SANITIZE_ADDRESS__)
     const bool emulated = true;
 #else
     const bool emulated = !viber::testing::test_emulator().empty();
