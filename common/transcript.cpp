@@ -446,8 +446,8 @@ bool shows_plan_mode_ended(const json::object& record) {
     if (type != "user") return false;
     const auto mode = string_field(record, "permissionMode");
     if (!mode || *mode == "plan") return false;
-    if (const auto* meta = record.if_contains("isMeta"); meta != nullptr && meta->is_bool() &&
-                                                         meta->get_bool())
+    if (const auto* meta = record.if_contains("isMeta");
+        meta != nullptr && meta->is_bool() && meta->get_bool())
         return false;
     return user_string_content(record).has_value();
 }

@@ -78,6 +78,10 @@ public:
     }
     void set_crlf(bool crlf) { crlf_ = crlf; }
     void set_no_final_newline(bool v) { no_final_newline_ = v; }
+    // A clean review: every answer a real verdict naming its own dispatch, so the later refusals
+    // (DENIED, FAIL, the mtime) and the allow are reached often.
+    void set_clean(bool clean) { clean_ = clean; }
+    bool clean() const { return clean_; }
 
     std::string fresh_id() { return "toolu_01" + std::to_string(next_id_++) + "Q"; }
 
@@ -298,7 +302,8 @@ public:
     // The text of a reviewer's answer.
     std::string answer_text(std::string_view value) {
         const std::string v(value);
-        switch (rng_.below(14)) {
+        const std::vector<std::size_t> real = {0, 1, 2, 3, 4, 8, 13};
+        switch (clean_ ? rng_.pick(real) : rng_.below(14)) {
         case 0:
             return "## Plan Review\n\nVERDICT: " + v + "\n\nFindings: none.";
         case 1:
@@ -372,7 +377,7 @@ public:
     void verdict(const std::string& id, std::string_view value, const std::string& agent) {
         // Which id the answer names: the dispatch's, a longer one holding it, another, or none.
         std::string ref = id;
-        const std::size_t which = rng_.below(10);
+        const std::size_t which = clean_ ? 0 : rng_.below(10);
         if (which == 7) {
             ref = id.empty() ? "toolu_01ZZ" : id + "B";
             shape("verdict naming a longer id");
@@ -384,7 +389,7 @@ public:
         const std::string text = answer_text(value);
         const auto stamp = verdict_timestamp();
         json::object record{{"type", "user"}};
-        switch (rng_.below(6)) {
+        switch (clean_ ? rng_.below(4) : rng_.below(6)) {
         case 0: { // tool_result, string content
             json::object result{{"type", "tool_result"}};
             if (!ref.empty()) result["tool_use_id"] = ref;
@@ -455,13 +460,14 @@ private:
     std::vector<std::string> lines_;
     bool crlf_ = false;
     bool no_final_newline_ = false;
+    bool clean_ = false;
     int next_id_ = 1;
     std::string last_dispatch_id_ = "toolu_none";
 };
 
 std::string spelled_agent(Rng& rng, std::string_view agent, Session& s) {
     const std::string a(agent);
-    switch (rng.below(12)) {
+    switch (s.clean() ? (rng.chance(0.5) ? 0 : 6) : rng.below(12)) {
     case 0:
     case 1:
     case 2:
@@ -798,6 +804,12 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
 
     // The review.
     const std::string reviewer = planner ? "planner-review" : "plain-plan-review";
+    const bool clean = rng.chance(0.4);
+    s.set_clean(clean);
+    if (clean) s.shape("clean review");
+    const auto value = [&]() -> std::string {
+        return clean && rng.chance(0.8) ? "PASS" : rng.pick(values);
+    };
     if (set && rng.chance(0.85)) {
         s.shape("review set");
         struct Sent {
@@ -810,14 +822,16 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
             sent.push_back({s.dispatch(agent, prompt), agent});
             s.maybe_noise();
         };
-        if (rng.chance(0.9)) send("planner-spec-review", written + "\nrefs: /r\ninput: summary");
-        if (rng.chance(0.9)) send("planner-graph-review", written + "\nrefs: /r\nmemory: true");
+        if (clean || rng.chance(0.9))
+            send("planner-spec-review", written + "\nrefs: /r\ninput: summary");
+        if (clean || rng.chance(0.9))
+            send("planner-graph-review", written + "\nrefs: /r\nmemory: true");
         for (std::size_t a = 1; a <= tasks; a += 8) {
-            if (rng.chance(0.1)) continue;
+            if (!clean && rng.chance(0.1)) continue;
             std::size_t b = std::min(a + 7, tasks);
             if (rng.chance(0.1)) b = tasks + 3; // past n
             std::string line = "tasks: T" + std::to_string(a) + "-T" + std::to_string(b);
-            switch (rng.below(6)) {
+            switch (clean ? 5 : rng.below(6)) {
             case 0:
                 line = "  tasks:T" + std::to_string(a) + " - T" + std::to_string(b) + "  ";
                 s.shape("spaced tasks line");
@@ -834,22 +848,24 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
             }
             send("planner-task-review", written + "\nrefs: /r\n" + line);
         }
-        if (rng.chance(0.2))
+        if (!clean && rng.chance(0.2))
             send(rng.chance(0.5) ? "planner-review" : "planner-task-review", "tasks: T1-T4");
         // The answers, in any order, some missing, some repeated.
         std::vector<std::size_t> order(sent.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
         for (std::size_t i : order) {
-            if (rng.chance(0.1)) continue;
+            if (!clean && rng.chance(0.1)) continue;
             // Sometimes the answer names another member's id (a verdict pairs by the id it names).
-            const std::string& id = rng.chance(0.1) ? sent[rng.below(sent.size())].id : sent[i].id;
-            s.verdict(id, rng.pick(values), sent[i].agent);
+            const std::string& id =
+                !clean && rng.chance(0.1) ? sent[rng.below(sent.size())].id : sent[i].id;
+            s.verdict(id, value(), sent[i].agent);
             s.maybe_noise();
-            if (rng.chance(0.1)) s.verdict(sent[i].id, rng.pick(values), sent[i].agent);
+            if (rng.chance(0.1)) s.verdict(sent[i].id, value(), sent[i].agent);
         }
     } else {
-        for (std::size_t round = 0, rounds = rng.below(4); round < rounds; ++round) {
+        for (std::size_t round = 0, rounds = clean ? 1 + rng.below(2) : rng.below(4);
+             round < rounds; ++round) {
             const std::string agent =
                 anything && rng.chance(0.3)
                     ? rng.pick(std::vector<std::string>{"planner-review", "plain-plan-review",
@@ -858,12 +874,13 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
             const std::string id = s.dispatch(agent, written + "\nGoal: the feature.");
             s.maybe_noise();
             if (rng.chance(0.2)) s.verdict(id, "PASS", agent); // maybe an async echo, maybe not
-            if (rng.chance(0.15)) continue;                    // still running
-            s.verdict(id, rng.pick(values), agent);
+            if (!clean && rng.chance(0.15)) continue;          // still running
+            s.verdict(id, value(), agent);
             s.maybe_noise();
-            if (rng.chance(0.1)) s.verdict(id, rng.pick(values), agent); // a late second answer
+            if (rng.chance(0.1)) s.verdict(id, value(), agent); // a late second answer
         }
     }
+    s.set_clean(false);
 
     // What may come after the review.
     switch (rng.below(12)) {
