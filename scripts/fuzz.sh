@@ -6,7 +6,9 @@
 # --ci runs each guard target for SECONDS (default 60) from a fresh corpus seeded with the
 # labelled commands of tests/corpus/, and fails on any crash, sanitizer report, or input that
 # takes over 50 ms or grows the resident set by 64 MB (fuzz/input_budget.hpp). Needs clang-14 and
-# libclang-rt-14-dev (scripts/install-deps.sh installs them).
+# libclang-rt-14-dev (scripts/install-deps.sh installs them). Then the differential tests of
+# plan-gate and plan-hints against their plain model run on SECONDS * 200 generated cases
+# (VIBER_DIFF_CASES), built in the release preset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,5 +57,23 @@ for target in "${targets[@]}"; do
     status=1
   fi
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$build/$target.log" || true
+done
+# The hooks against the plain model of their decisions (tests/model/), on many more generated
+# sessions and plans than the test suite's default, from a seed of its own each run (printed: a
+# difference reruns with VIBER_DIFF_SEED=<seed> VIBER_DIFF_CASES=1). VIBER_DIFF_CASES overrides
+# the count (default 200 cases a second of SECONDS).
+diff_cases=${VIBER_DIFF_CASES:-$((seconds * 200))}
+diff_seed=${VIBER_DIFF_SEED:-$(( ($(date +%s) % 100000) * 100000 + 1000000 ))}
+diff_targets=(integration_model_differential_test unit_plan_gate_file_limit_model_test)
+cmake --preset release >/dev/null
+cmake --build --preset release -j2 --target "${diff_targets[@]}"
+for target in "${diff_targets[@]}"; do
+  echo "fuzz: $target, $diff_cases cases from seed $diff_seed"
+  if ! VIBER_DIFF_CASES=$diff_cases VIBER_DIFF_SEED=$diff_seed \
+      "build/release/tests/$target" --report_level=short >"$build/$target.log" 2>&1; then
+    echo "fuzz: $target FAILED (see $build/$target.log)"
+    status=1
+  fi
+  grep -E 'cases from seed|plans:' "$build/$target.log" || true
 done
 exit $status
