@@ -96,6 +96,7 @@ struct Command {
     bool stdin_from_pipe = false;    // not the first command of a pipeline
     bool stdin_from_heredoc = false; // a << or <<< redirection feeds it
     bool stdin_from_process_substitution = false; // `< <(…)` feeds it
+    bool reads_script_from_stdin = false; // a shell with no -c and no script operand (or -s)
 
     std::span<const Word> args() const { return words.empty() ? words : words.subspan(1); }
     // True when the command's name is `lower_name` (lower case, no `.exe`), or, for a command word
@@ -111,6 +112,8 @@ public:
     // `for NAME in WORDS` / `select`: the loop variable, and whether a word of its list holds a
     // command substitution.
     virtual void loop_variable(std::string_view /*name*/, bool /*from_substitution*/) {}
+    // `f() { …; }` / `function f`: a function the command defines (its body is read as commands).
+    virtual void function_defined(std::string_view /*name*/) {}
 };
 
 struct Summary {
