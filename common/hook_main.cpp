@@ -117,6 +117,11 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
     options.add_options()("help,h", "print this help and the hook's contract")(
         "version,V", "print the suite version")(
         "explain", "read one payload on stdin as hook mode does and print how the hook decided");
+    const std::string extra_name(info.extra.name);
+    if (!extra_name.empty() && info.extra.run != nullptr)
+        options.add_options()(extra_name.c_str(),
+                              po::value<std::string>()->implicit_value("")->value_name("MODE"),
+                              std::string(info.extra.help).c_str());
     const auto usage = [&](std::ostream& out) {
         out << "usage: " << info.name << " [--help | --version | --explain < payload.json]\n"
             << "With no arguments " << info.name
@@ -145,6 +150,8 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
             return 0;
         }
         if (vm.size() == 1 && vm.count("explain")) return explain(info);
+        if (vm.size() == 1 && !extra_name.empty() && vm.count(extra_name))
+            return info.extra.run(vm[extra_name].as<std::string>());
     } catch (const std::exception& e) {
         std::cerr << info.name << ": " << e.what() << "\n";
     } catch (...) {

@@ -27,12 +27,22 @@ enum class Prefilter {
     viber_agent,
 };
 
+// One more tool-mode option a hook offers (kill-guard and shell-guard: --commands-json): `--NAME`
+// alone, or `--NAME=VALUE`. `run` gets the value ("" when none was given) and returns the exit
+// status; it reads stdin itself.
+struct ExtraToolOption {
+    std::string_view name = {}; // without the dashes; empty: none
+    std::string_view help = {};
+    int (*run)(std::string_view value) = nullptr;
+};
+
 struct HookInfo {
     std::string_view name = {}; // the binary's name, e.g. "kill-guard"
     std::string_view help = {}; // for --help: the payload keys and files it reads, its contract
     Decide decide = nullptr;
     Prefilter prefilter = Prefilter::none;
     FailOpen fail_open = nullptr; // null: print nothing when `decide` throws
+    ExtraToolOption extra = {};
 };
 
 // With no arguments: hook mode, always returning 0. With arguments: tool mode, returning 0 for

@@ -1006,6 +1006,7 @@ private:
             ++pos_; // a lone `$`
             can_be_empty = false;
         }
+        if (src_.substr(begin, pos_ - begin) != "$") word.word.expands = true;
         if (substituted)
             word.substitution(begin, pos_, unquoted && can_be_empty);
         else
@@ -1037,6 +1038,7 @@ private:
                 run = pos_;
             } else if (c == '`') {
                 flush();
+                word.word.expands = true;
                 backtick(depth, true, &word);
                 run = pos_;
             } else {
@@ -1228,6 +1230,7 @@ private:
                 }
             }
         }
+        if (begin == pos_ && !at_end() && src_[pos_] == '~') word.word.expands = true; // `~/x`
         while (!at_end()) {
             const char c = src_[pos_];
             if (c == '(' && !in_array_ && !word.word.quoted && pos_ > begin &&
@@ -1269,6 +1272,7 @@ private:
             } else if (c == '$') {
                 dollar(depth, word, true);
             } else if (c == '`') {
+                word.word.expands = true;
                 backtick(depth, false, &word);
             } else if (c == '?' || c == '*' || c == '[') {
                 word.word.unquoted_glob = true;

@@ -48,6 +48,7 @@ struct Word {
     bool unquoted_glob : 1 = false;    // holds an unquoted ?, * or [
     bool unquoted_brace : 1 = false;   // opens with an unquoted {
     bool only_expansion : 1 = false;   // nothing but unquoted expansions that can be empty
+    bool expands : 1 = false; // holds an expansion bash replaces ($x, ${…}, $(…), `…`, $((…)), ~)
 };
 
 enum class RedirectKind : std::uint8_t {
