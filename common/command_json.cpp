@@ -42,17 +42,10 @@ public:
         if (count_++ > 0) out_ += ',';
         out_ += "{\"name\":";
         append_string(out_, c.name);
-        out_ += ",\"words\":[";
+        out_ += ",\"words\":";
+        append_words(c.words);
+        out_ += ",\"path\":[";
         bool first = true;
-        for (const Word& w : c.words) {
-            if (!first) out_ += ',';
-            first = false;
-            out_ += "{\"text\":";
-            append_string(out_, w.text);
-            out_ += is_literal(w) ? ",\"literal\":true}" : ",\"literal\":false}";
-        }
-        out_ += "],\"path\":[";
-        first = true;
         for (const PathStep& step : c.path) {
             if (!first) out_ += ',';
             first = false;
@@ -66,12 +59,32 @@ public:
         out_ += c.is_wrapper ? ",\"wrapper\":true" : ",\"wrapper\":false";
         out_ += c.query ? ",\"query\":true" : ",\"query\":false";
         out_ += c.fed_by_input ? ",\"fed_by_input\":true" : ",\"fed_by_input\":false";
-        out_ += c.via_find ? ",\"via_find\":true}" : ",\"via_find\":false}";
+        out_ += c.via_find ? ",\"via_find\":true" : ",\"via_find\":false";
+        if (c.first_in_simple_command) {
+            out_ += ",\"first\":true,\"simple_words\":";
+            append_words(c.simple_words);
+            out_ += '}';
+        } else {
+            out_ += ",\"first\":false}";
+        }
     }
 
     bool capped = false;
 
 private:
+    void append_words(std::span<const Word> words) {
+        out_ += '[';
+        bool first = true;
+        for (const Word& w : words) {
+            if (!first) out_ += ',';
+            first = false;
+            out_ += "{\"text\":";
+            append_string(out_, w.text);
+            out_ += is_literal(w) ? ",\"literal\":true}" : ",\"literal\":false}";
+        }
+        out_ += ']';
+    }
+
     std::string& out_;
     std::size_t max_;
     std::size_t count_ = 0;

@@ -4,14 +4,17 @@
 // One object on one line:
 //   {"commands":[{"name":"pkill","words":[{"text":"pkill","literal":true},…],
 //                 "path":[{"name":"sudo","how":""},…],"depth":0,"wrapper":false,"query":false,
-//                 "fed_by_input":false,"via_find":false},…],
+//                 "fed_by_input":false,"via_find":false,"first":true,"simple_words":[…]},…],
 //    "chain_operators":0,"depth_cap_reached":false,"count_cap_reached":false}
 // Each simple command the command model hands the guards, in the order found, with a command word
 // (redirections alone are left out): `name` is the normalised name the rules compare, `words` the
 // command word and its arguments after quote removal (`literal`: the word holds no expansion bash
 // replaces and no unquoted glob or brace, so its text is what the command receives), `path` the
-// wrapper path outermost first. Past `max_commands` commands the rest are left out and
-// `count_cap_reached` is true; `depth_cap_reached` is the model's nesting cap (SPEC §7.1).
+// wrapper path outermost first. `first` marks the outermost command of its simple command, which
+// alone carries `simple_words`: every word of the simple command as written (`sudo -u x pkill y`
+// for the `sudo` that opens it; `pkill y` is the next, not first, command). Past `max_commands`
+// commands the rest are left out and `count_cap_reached` is true; `depth_cap_reached` is the
+// model's nesting cap (SPEC §7.1).
 #pragma once
 
 #include <cstddef>

@@ -592,6 +592,7 @@ private:
     bool in_array_ = false;
     bool emitted_any_ = false;
     const SimpleCommand* simple_ = nullptr; // the command read_wrapper reads
+    std::vector<Word> simple_words_; // the words before an IFS or brace rewrite of the command word
     // Set by substitution() when `$(cat <<DELIM … DELIM)` was read: where it began and its body.
     std::size_t idiom_at_ = std::string_view::npos;
     std::string_view idiom_body_;
@@ -1461,6 +1462,8 @@ private:
 
     Command base_command(const SimpleCommand& simple, bool fed, bool find) const {
         Command cmd;
+        cmd.simple_words = simple_words_.empty() ? std::span<const Word>(simple.words)
+                                                 : std::span<const Word>(simple_words_);
         cmd.assignments = simple.assignments;
         cmd.redirects = simple.redirects;
         cmd.path = r_.path;
@@ -1863,6 +1866,7 @@ private:
                             ++i;
                             continue;
                         }
+                        simple_words_ = simple.words; // as written, for --commands-json
                         os::reserve_on_huge_pages(simple.words,
                                                   simple.words.size() + split.size() - 1);
                         const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
@@ -2111,6 +2115,7 @@ private:
             }
         }
         r_.path.resize(path_base);
+        simple_words_.clear();
         if (!emitted_any_) { // every word expanded away: its redirections still happen
             Command bare = base_command(simple, fed_by_input_, via_find_);
             bare.first_in_simple_command = true;
@@ -2376,6 +2381,16 @@ private:
                 continue;
             }
             const std::string_view raw = src_.substr(word_at, pos_ - word_at);
+            // `exec {fd}>file`: `{NAME}` right before a redirection names the descriptor.
+            if (mode != Mode::conditional && raw.size() > 2 && raw.front() == '{' &&
+                raw.back() == '}' && !at_end() && (src_[pos_] == '<' || src_[pos_] == '>') &&
+                is_name_start(raw[1]) && std::all_of(raw.begin() + 2, raw.end() - 1, [](char c) {
+                    return is_name_char(c);
+                })) {
+                simple.prefix_seen = simple.prefix_seen || simple.words.empty();
+                redirect(depth, simple);
+                continue;
+            }
             const auto plain = [&](std::string_view text) { return !w.quoted && raw == text; };
             const bool was_after_time = after_time;
             after_time = false;

@@ -82,7 +82,10 @@ struct PathStep {
 struct Command {
     std::string_view
         name; // normalised: path stripped, lower case, `.exe` cut; "" for redirections alone
-    std::span<const Word> words;       // words[0] is the command word; empty for redirections alone
+    std::span<const Word> words; // words[0] is the command word; empty for redirections alone
+    // Every word of the simple command as written, before any wrapper was walked or a command
+    // word split (`sudo -u x pkill y` for both `sudo` and `pkill`): what --commands-json shows.
+    std::span<const Word> simple_words;
     std::span<const Word> assignments; // NAME=value words before the command word
     std::span<const Redirect> redirects;
     std::span<const PathStep> path; // outermost first

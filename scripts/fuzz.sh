@@ -6,7 +6,8 @@
 # --ci runs each guard target for SECONDS (default 60) from a fresh corpus seeded with the
 # labelled commands of tests/corpus/, and fails on any crash, sanitizer report, or input that
 # takes over 50 ms or grows the resident set by 64 MB (fuzz/input_budget.hpp). Needs clang-14 and
-# libclang-rt-14-dev (scripts/install-deps.sh installs them).
+# libclang-rt-14-dev (scripts/install-deps.sh installs them). Then the shfmt differential over
+# SECONDS x 20 generated commands, when shfmt and a release build are there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,4 +57,20 @@ for target in "${targets[@]}"; do
   fi
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$build/$target.log" || true
 done
+
+# The shfmt differential (tests/oracle/shfmt_oracle.py) over more generated commands than CI's
+# 2,000: about SECONDS x 20, with a seed of its own each run (printed, so a failure can be
+# replayed with VIBER_ORACLE_SEED). Needs a release build's binaries and shfmt.
+if command -v shfmt >/dev/null 2>&1 && [ -x build/release/bin/kill-guard ]; then
+  seed=${VIBER_ORACLE_SEED:-$RANDOM}
+  echo "fuzz: shfmt oracle, $((seconds * 20)) generated commands, seed $seed"
+  if ! python3 tests/oracle/shfmt_oracle.py --bin build/release/bin --corpus tests/corpus \
+      --count $((seconds * 20)) --seed "$seed" >"$build/shfmt_oracle.log" 2>&1; then
+    echo "fuzz: shfmt oracle FAILED (see $build/shfmt_oracle.log)"
+    status=1
+  fi
+  grep '^shfmt_oracle:' "$build/shfmt_oracle.log" || true
+else
+  echo "fuzz: shfmt oracle skipped (needs shfmt and build/release/bin/kill-guard)"
+fi
 exit $status
