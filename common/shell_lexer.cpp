@@ -376,6 +376,11 @@ constexpr std::array wrapper_rules{
                 .long_values = "--directory --project "},
     WrapperRule{.name = "pipenv", .subcommand = "run"},
     WrapperRule{.name = "cmd", .rest = Rest::joined_line},
+    // `git submodule foreach [--recursive] STRING`: git runs STRING in each submodule (§7.2).
+    WrapperRule{.name = "git",
+                .subcommand = "submodule",
+                .subcommand2 = "foreach",
+                .rest = Rest::joined_line},
 };
 
 // Shells whose `-c` runs its string and that read a script from stdin without one.
