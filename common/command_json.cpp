@@ -104,9 +104,9 @@ std::string commands_json(std::string_view command, std::size_t max_commands) {
 }
 
 int commands_json_tool(std::string_view mode) {
-    if (mode != "" && mode != "text") {
-        std::cerr << "--commands-json: MODE is empty (a PreToolUse payload on stdin) or `text` "
-                     "(the bare command on stdin)\n";
+    if (mode != "" && mode != "text" && mode != "text0") {
+        std::cerr << "--commands-json: MODE is empty (a PreToolUse payload on stdin), `text` (the "
+                     "bare command on stdin) or `text0` (commands separated by NUL bytes)\n";
         return 1;
     }
     std::optional<std::string> bytes = read_bounded(os::standard_input());
@@ -116,6 +116,18 @@ int commands_json_tool(std::string_view mode) {
     }
     if (mode == "text") {
         write_stdout(commands_json(*bytes));
+        return 0;
+    }
+    if (mode == "text0") { // one line per command, in order (the oracle's batches)
+        std::string_view rest(*bytes);
+        std::string out;
+        while (!rest.empty()) {
+            const std::size_t nul = rest.find('\0');
+            out += commands_json(rest.substr(0, nul));
+            if (nul == std::string_view::npos) break;
+            rest.remove_prefix(nul + 1);
+        }
+        write_stdout(out);
         return 0;
     }
     const std::optional<boost::json::object> payload = parse_object(*bytes);

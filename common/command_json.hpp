@@ -28,8 +28,8 @@ std::string commands_json(std::string_view command, std::size_t max_commands = 1
 
 // The tool-mode entry: MODE "" reads one PreToolUse payload on stdin (its tool_input.command;
 // without one, `"commands":[]` and `"command_found":false`), MODE "text" reads the bare command
-// text on stdin. Prints the JSON and returns 0; 1 (usage on stderr) for another MODE or an unread
-// stdin.
+// text on stdin, MODE "text0" reads commands separated by NUL bytes and prints one line for each.
+// Prints the JSON and returns 0; 1 (usage on stderr) for another MODE or an unread stdin.
 int commands_json_tool(std::string_view mode);
 
 } // namespace viber::shell

@@ -78,7 +78,7 @@ SHFMT_DEVIATIONS = [
      "shfmt refuses a heredoc inside $(…) closed by `EOF)`, which bash accepts"),
     ("continuation-in-operator", re.compile(r"[&|;<>]\\\n|\$\\\n"),
      "shfmt refuses a backslash-newline inside an operator (`&\\⏎&`, `$\\⏎(`), bash removes it"),
-    ("ansi-c-in-backquotes", re.compile(r"`[^`]*\$'[^`]*`"),
+    ("ansi-c-in-backquotes", re.compile(r"`[^`'\n]*\$'[^`]*`"),
      "shfmt refuses $'…' inside backquotes, which bash accepts"),
     ("glob-command-word", re.compile(r"(^|[;&|(\s])[\w/.-]*\[[^\]\s]*\][\w.-]*(\s|$)"),
      "shfmt reads `pk[i]ll` in command position as an array or test expression; bash globs it"),
@@ -92,6 +92,9 @@ SHFMT_DEVIATIONS = [
     ("heredoc-delimiter-quoted-in-part", re.compile(r"<<-?\s*[A-Za-z_]+[\"'\\]"),
      "a heredoc delimiter quoted in part (`E\"O\"F`) makes the body data in bash; shfmt 3.6 parses "
      "the body for substitutions"),
+    ("heredoc-delimiter-expansion", re.compile(r"<<-?\s*\$"),
+     "shfmt 3.6 refuses a heredoc delimiter holding `$` (`<<$X`, `<<$'\\u0045OF'`); bash takes the "
+     "delimiter by quote removal alone"),
     ("bash-rejects", None,
      "shfmt and `bash -n` both reject the text as a syntax error (an unclosed quote, parenthesis, "
      "heredoc or compound command, a stray reserved word): the corpus holds it to check the model "
@@ -332,29 +335,42 @@ class Walk:
 
 
 def shfmt_tree(text):
-    try:
-        result = subprocess.run(["shfmt", "--to-json", "-ln", "bash"], input=text.encode("utf-8", "surrogateescape"),
-                                capture_output=True, timeout=30)
-    except subprocess.TimeoutExpired:
-        return None
-    if result.returncode != 0:
-        return None
-    return json.loads(result.stdout)
+    """shfmt's tree, or None when shfmt reports a syntax error (exit status 1)."""
+    for _ in range(3):  # a timeout or a signal on a loaded machine is no answer: try again
+        try:
+            result = subprocess.run(["shfmt", "--to-json", "-ln", "bash"],
+                                    input=text.encode("utf-8", "surrogateescape"),
+                                    capture_output=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            continue
+        if result.returncode == 0:
+            return json.loads(result.stdout)
+        if result.returncode == 1 and result.stderr:
+            return None
+    raise RuntimeError(f"shfmt gave no answer for {text[:80]!r}")
 
 
-def model_commands(binary, text):
-    result = subprocess.run([binary, "--commands-json=text"], input=text.encode("utf-8", "surrogateescape"),
-                            capture_output=True, timeout=30)
+def model_batch(binary, texts):
+    """--commands-json=text0 over many commands at once: one JSON object per command."""
+    data = b"\0".join(t.encode("utf-8", "surrogateescape") for t in texts)
+    result = subprocess.run([binary, "--commands-json=text0"], input=data, capture_output=True,
+                            timeout=600)
     if result.returncode != 0:
         raise RuntimeError(f"--commands-json failed ({result.returncode}): {result.stderr!r}")
-    found = json.loads(result.stdout)
+    lines = result.stdout.decode("utf-8").splitlines()
+    if len(lines) != len(texts):
+        raise RuntimeError(f"--commands-json=text0 printed {len(lines)} lines for {len(texts)} commands")
+    return [json.loads(line) for line in lines]
+
+
+def model_commands(found):
     out = []
     for command in found["commands"]:
         if not command.get("first"):
             continue
         words = [w["text"] if w["literal"] else None for w in command["simple_words"]]
         out.append((words, [(s["name"], s["how"]) for s in command["path"]]))
-    return out, found
+    return out
 
 
 def exact(a, b):
@@ -404,8 +420,9 @@ def extension_for(path, walk):
     return None
 
 
-def compare(binary, text):
-    """(compared, differences, extensions used, deviation name or None) for one command."""
+def compare(found, text):
+    """(compared, differences, extensions used, deviation name or None) for one command, given
+    what the model found in it."""
     tree = shfmt_tree(text)
     if tree is None:
         for name, pattern, _ in SHFMT_DEVIATIONS:
@@ -419,7 +436,7 @@ def compare(binary, text):
         return 0, [], {}, "bash-rejects"
     walk = Walk(shfmt_tree)
     walk.visit(tree)
-    ours, found = model_commands(binary, text)
+    ours = model_commands(found)
     remaining = list(ours)
     unmatched = list(walk.commands)
     for rule in (exact, same, expanding):
@@ -609,8 +626,11 @@ def main():
     extensions = {}
     deviations = {}
     failures = []
+    found = []
+    for start in range(0, len(inputs), 500):
+        found += model_batch(binary, [text for _, text in inputs[start:start + 500]])
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        results = pool.map(lambda item: (item, compare(binary, item[1])), inputs)
+        results = pool.map(lambda item: (item[0], compare(item[1], item[0][1])), zip(inputs, found))
         for (where, text), (compared, differences, used, deviation) in results:
             totals["compared"] += compared
             if deviation is not None:
