@@ -199,6 +199,8 @@ bool is_write_target(std::string_view target, Place& place) {
             }
         }
         if (path.empty()) return false; // any other expansion: a place the guard cannot know
+    } else if (target.starts_with("~+") && (target.size() == 2 || target[2] == '/')) {
+        path = "." + std::string(target.substr(2)); // `~+` is $PWD (§7.2)
     } else if (target[0] == '~') {
         if (target.size() > 1 && target[1] != '/') return false; // ~user
         if (!place.home) return false;
