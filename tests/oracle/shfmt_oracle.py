@@ -345,7 +345,7 @@ def shfmt_tree(text):
             continue
         if result.returncode == 0:
             return json.loads(result.stdout)
-        if result.returncode == 1 and re.match(rb"^(<standard input>:)?\d+:\d+: ", result.stderr):
+        if result.returncode == 1 and re.match(rb"^(<standard input>:)?\d+:(\d+|\?): ", result.stderr):
             return None  # a syntax error, located
         SHFMT_FAILURES.append(result.stderr[:200])  # anything else: try again
     raise RuntimeError(f"shfmt gave no answer for {text[:80]!r}: {SHFMT_FAILURES[-3:]!r}")
