@@ -23,7 +23,7 @@ void append_string(std::string& out, std::string_view text) {
 // A word whose text is what the command receives: no expansion, no unquoted glob, no brace list.
 bool is_literal(const Word& w) {
     if (w.expands || w.has_substitution || w.unquoted_glob || w.unquoted_ifs) return false;
-    if (w.unquoted_brace &&
+    if ((w.unquoted_brace || w.brace_inside) &&
         (w.text.find(',') != std::string_view::npos || w.text.find("..") != std::string_view::npos))
         return false;
     return true;

@@ -1286,12 +1286,15 @@ private:
                 ++pos_;
             } else if (c == '{') {
                 if (pos_ == begin) word.word.unquoted_brace = true;
+                word.word.brace_inside = true;
                 word.source(pos_, pos_ + 1);
                 ++pos_;
             } else {
                 // A run of plain bytes at once: most of a long command is plain words.
                 std::size_t end = pos_ + 1;
                 while (end < src_.size() && is_plain_byte(src_[end])) ++end;
+                if (src_.substr(pos_, end - pos_).find('{') != std::string_view::npos)
+                    word.word.brace_inside = true;
                 word.source(pos_, end);
                 pos_ = end;
             }

@@ -49,6 +49,7 @@ struct Word {
     bool unquoted_brace : 1 = false;   // opens with an unquoted {
     bool only_expansion : 1 = false;   // nothing but unquoted expansions that can be empty
     bool expands : 1 = false; // holds an expansion bash replaces ($x, ${…}, $(…), `…`, $((…)), ~)
+    bool brace_inside : 1 = false; // holds an unquoted `{` anywhere (brace expansion may apply)
 };
 
 enum class RedirectKind : std::uint8_t {

@@ -445,6 +445,10 @@ def compare(found, text):
     unmatched = list(walk.commands)
     for rule in (exact, same, expanding):
         left = []
+        # The most specific first (fewest unknown words), so a wildcard never takes the partner
+        # of a more specific command.
+        unmatched.sort(key=lambda words: sum(w is None for w in words))
+        remaining.sort(key=lambda item: sum(w is None for w in item[0]))
         for words in unmatched:
             match = next((k for k, (w, _) in enumerate(remaining) if rule(words, w)), None)
             if match is None:

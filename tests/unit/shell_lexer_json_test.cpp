@@ -31,7 +31,7 @@ std::vector<std::string> names(const json::object& o) {
 } // namespace
 
 BOOST_AUTO_TEST_CASE(words_carry_their_text_after_quote_removal_and_a_literal_flag) {
-    const json::object o = parsed(R"(sudo -u x PKILL "$y" 'a b' ~/x *.c "lit")");
+    const json::object o = parsed(R"(sudo -u x PKILL "$y" 'a b' ~/x *.c "lit" a{b,c} 'a{b,c}')");
     const json::array& commands = o.at("commands").as_array();
     BOOST_TEST_REQUIRE(commands.size() == 2u);
     BOOST_TEST(commands[0].at("name").as_string() == "sudo");
@@ -40,9 +40,9 @@ BOOST_AUTO_TEST_CASE(words_carry_their_text_after_quote_removal_and_a_literal_fl
     BOOST_TEST(pkill.at("name").as_string() == "pkill");
     BOOST_TEST(!pkill.at("wrapper").as_bool());
     const json::array& words = pkill.at("words").as_array();
-    const std::vector<std::pair<std::string, bool>> expected{{"PKILL", true}, {"$y", false},
-                                                             {"a b", true},   {"~/x", false},
-                                                             {"*.c", false},  {"lit", true}};
+    const std::vector<std::pair<std::string, bool>> expected{
+        {"PKILL", true}, {"$y", false}, {"a b", true},     {"~/x", false},
+        {"*.c", false},  {"lit", true}, {"a{b,c}", false}, {"a{b,c}", true}};
     BOOST_TEST_REQUIRE(words.size() == expected.size());
     for (std::size_t i = 0; i < words.size(); ++i) {
         BOOST_TEST(words[i].at("text").as_string() == expected[i].first);
