@@ -132,6 +132,11 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
     hidden.add_options()("file", po::value<std::vector<std::string>>());
     po::options_description all;
     all.add(options).add(hidden);
+    const std::string extra_name(info.extra.name);
+    if (!extra_name.empty() && info.extra.run != nullptr)
+        options.add_options()(extra_name.c_str(),
+                              po::value<std::string>()->implicit_value("")->value_name("MODE"),
+                              std::string(info.extra.help).c_str());
     const auto usage = [&](std::ostream& out) {
         out << "usage: " << info.name
             << " [--help | --version | --explain [FILE] | --explain --log FILE[:LINE]"
@@ -178,6 +183,8 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
         }
         if (files > 0 && !vm.count("explain"))
             std::cerr << info.name << ": a file is read only with --explain\n";
+        if (vm.size() == 1 && !extra_name.empty() && vm.count(extra_name))
+            return info.extra.run(vm[extra_name].as<std::string>());
     } catch (const std::exception& e) {
         std::cerr << info.name << ": " << e.what() << "\n";
     } catch (...) {

@@ -29,6 +29,15 @@ enum class Prefilter {
     viber_agent,
 };
 
+// One more tool-mode option a hook offers (kill-guard and shell-guard: --commands-json): `--NAME`
+// alone, or `--NAME=VALUE`. `run` gets the value ("" when none was given) and returns the exit
+// status; it reads stdin itself.
+struct ExtraToolOption {
+    std::string_view name = {}; // without the dashes; empty: none
+    std::string_view help = {};
+    int (*run)(std::string_view value) = nullptr;
+};
+
 struct HookInfo {
     std::string_view name = {}; // the binary's name, e.g. "kill-guard"
     std::string_view help = {}; // for --help: the payload keys and files it reads, its contract
@@ -36,6 +45,7 @@ struct HookInfo {
     Prefilter prefilter = Prefilter::none;
     FailOpen fail_open = nullptr;       // null: print nothing when `decide` throws
     const ReplaySpec* replay = nullptr; // the calls --replay judges; null: no --replay
+    ExtraToolOption extra = {};         // a tool-mode option of the hook's own (the guards')
 };
 
 // With no arguments: hook mode, always returning 0. With arguments: tool mode, returning 0 for

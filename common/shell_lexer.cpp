@@ -9,6 +9,8 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace viber::shell {
@@ -141,6 +143,13 @@ struct Reading {
     Summary summary;
     Arena arena;
     std::vector<PathStep> path;
+    // What the command said earlier (§7.2): variables assigned a literal and aliases, each the
+    // text a later `$NAME` command word, shell string or alias name stands for.
+    std::unordered_map<std::string, std::string> literals;
+    std::unordered_map<std::string, std::string> aliases;
+    // Bytes those values may still add to the reading: the command's own length, so a value
+    // expanded again and again keeps the work linear (past it, a value is not guessed).
+    std::size_t expansion_budget = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -167,7 +176,8 @@ enum class Rest : std::uint8_t {
 
 struct WrapperRule {
     std::string_view name;
-    std::string_view subcommand = {}; // `docker exec`, `uv run`: this word must come next
+    std::string_view subcommand = {};  // `docker exec`, `uv run`: this word must come next
+    std::string_view subcommand2 = {}; // `docker compose exec`: and then this one
     std::string_view value_options = {};
     std::string_view attached_only = {};
     std::string_view long_values = {};   // each followed by a space: "--user --group "
@@ -181,6 +191,7 @@ struct WrapperRule {
     bool fed_by_input = false;   // xargs, parallel: the command's operands come from input
     bool dash_is_option = false; // `env -` is `env -i`
     bool version_suffix = false; // npx: a `name@version` command word is `name`
+    bool after_dashdash = false; // kubectl exec: when a `--` follows, the command comes after it
 };
 
 constexpr std::array wrapper_rules{
@@ -258,7 +269,7 @@ constexpr std::array wrapper_rules{
     WrapperRule{.name = "parallel",
                 .value_options = "jSaI",
                 .long_values = "--sshlogin --slf --sshloginfile --arg-file --colsep --delay "
-                               "--timeout --jobs --joblog --results --tmpdir --workdir ",
+                               "--timeout --jobs --joblog --results --tmpdir --workdir --env ",
                 .rest = Rest::parallel,
                 .fed_by_input = true},
     WrapperRule{.name = "find", .rest = Rest::find_clauses},
@@ -278,11 +289,61 @@ constexpr std::array wrapper_rules{
                 .value_options = "euw",
                 .long_values = "--env --user --workdir --env-file --detach-keys ",
                 .operands = 1},
+    WrapperRule{.name = "docker",
+                .subcommand = "compose",
+                .subcommand2 = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --index ",
+                .operands = 1},
+    WrapperRule{.name = "docker-compose",
+                .subcommand = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --index ",
+                .operands = 1},
+    WrapperRule{.name = "kubectl",
+                .subcommand = "exec",
+                .value_options = "cnf",
+                .long_values = "--container --namespace --filename --context --kubeconfig "
+                               "--pod-running-timeout ",
+                .operands = 1,
+                .after_dashdash = true},
+    WrapperRule{.name = "wsl",
+                .value_options = "du",
+                .long_values = "--distribution --user --cd --shell-type ",
+                .exec_option = 'e',
+                .rest = Rest::joined_line},
     WrapperRule{.name = "npx",
                 .value_options = "p",
                 .long_values = "--package --call ",
                 .shell_string_option = 'c',
                 .version_suffix = true},
+    WrapperRule{.name = "pnpx",
+                .value_options = "p",
+                .long_values = "--package ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "npm",
+                .subcommand = "exec",
+                .value_options = "pw",
+                .long_values = "--package --workspace --call ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "uvx",
+                .value_options = "p",
+                .long_values = "--from --with --with-requirements --python --index --directory ",
+                .version_suffix = true},
+    WrapperRule{.name = "pipx",
+                .subcommand = "run",
+                .long_values = "--spec --python --index-url --pip-args ",
+                .version_suffix = true},
+    WrapperRule{.name = "conda",
+                .subcommand = "run",
+                .value_options = "np",
+                .long_values = "--name --prefix --cwd "},
+    WrapperRule{
+        .name = "pdm", .subcommand = "run", .value_options = "p", .long_values = "--project "},
+    WrapperRule{.name = "hatch", .subcommand = "run"},
+    WrapperRule{.name = "rye", .subcommand = "run"},
     WrapperRule{
         .name = "bunx", .value_options = "p", .long_values = "--package ", .version_suffix = true},
     WrapperRule{.name = "pnpm",
@@ -315,6 +376,11 @@ constexpr std::array wrapper_rules{
                 .long_values = "--directory --project "},
     WrapperRule{.name = "pipenv", .subcommand = "run"},
     WrapperRule{.name = "cmd", .rest = Rest::joined_line},
+    // `git submodule foreach [--recursive] STRING`: git runs STRING in each submodule (§7.2).
+    WrapperRule{.name = "git",
+                .subcommand = "submodule",
+                .subcommand2 = "foreach",
+                .rest = Rest::joined_line},
 };
 
 // Shells whose `-c` runs its string and that read a script from stdin without one.
@@ -379,7 +445,24 @@ struct SimpleCommand {
 struct PipeText {
     std::string text;
     bool valid = false;
+    // `cat <<EOF | bash`: the heredocs (indices into the lexer's pending list) whose bodies the
+    // shell after the pipe reads as its script.
+    std::size_t heredoc_begin = 0, heredoc_end = 0;
 };
+
+// `$NAME` or `${NAME}`, exactly: NAME; else empty.
+std::string_view lone_variable(std::string_view text) {
+    if (text.size() >= 2 && text[0] == '$' && text[1] != '{')
+        text.remove_prefix(1);
+    else if (text.size() >= 4 && text.starts_with("${") && text.back() == '}')
+        text = text.substr(2, text.size() - 3);
+    else
+        return {};
+    if (text.empty() || !is_name_start(text[0])) return {};
+    for (const char c : text)
+        if (!is_name_char(c)) return {};
+    return text;
+}
 
 enum class Mode : std::uint8_t {
     command_start, // the next word is a command word (or a reserved word, or an assignment)
@@ -514,9 +597,13 @@ private:
     bool in_array_ = false;
     bool emitted_any_ = false;
     const SimpleCommand* simple_ = nullptr; // the command read_wrapper reads
+    std::vector<Word> simple_words_; // the words before an IFS or brace rewrite of the command word
     // Set by substitution() when `$(cat <<DELIM … DELIM)` was read: where it began and its body.
     std::size_t idiom_at_ = std::string_view::npos;
     std::string_view idiom_body_;
+    // Set when a `$(…)` ends in `echo`/`printf` of known words: where its body began, and the text.
+    std::size_t printed_at_ = std::string_view::npos;
+    std::string_view printed_text_;
 
     bool at_end() const { return pos_ >= src_.size(); }
     char peek(std::size_t ahead = 0) const {
@@ -898,7 +985,12 @@ private:
             } else {
                 substituted = true;
                 op_skip(2);
-                substitution(depth, "$(…)");
+                const std::size_t inner = pos_;
+                const PipeText printed = substitution(depth, "$(…)");
+                if (printed.valid && printed.heredoc_end == 0) {
+                    printed_at_ = inner;
+                    printed_text_ = r_.arena.store(printed.text);
+                }
             }
         } else if (op(1) == '[') {
             op_skip(2);
@@ -920,6 +1012,7 @@ private:
             ++pos_; // a lone `$`
             can_be_empty = false;
         }
+        if (src_.substr(begin, pos_ - begin) != "$") word.word.expands = true;
         if (substituted)
             word.substitution(begin, pos_, unquoted && can_be_empty);
         else
@@ -951,6 +1044,7 @@ private:
                 run = pos_;
             } else if (c == '`') {
                 flush();
+                word.word.expands = true;
                 backtick(depth, true, &word);
                 run = pos_;
             } else {
@@ -1142,6 +1236,7 @@ private:
                 }
             }
         }
+        if (begin == pos_ && !at_end() && src_[pos_] == '~') word.word.expands = true; // `~/x`
         while (!at_end()) {
             const char c = src_[pos_];
             if (c == '(' && !in_array_ && !word.word.quoted && pos_ > begin &&
@@ -1183,6 +1278,7 @@ private:
             } else if (c == '$') {
                 dollar(depth, word, true);
             } else if (c == '`') {
+                word.word.expands = true;
                 backtick(depth, false, &word);
             } else if (c == '?' || c == '*' || c == '[') {
                 word.word.unquoted_glob = true;
@@ -1190,12 +1286,15 @@ private:
                 ++pos_;
             } else if (c == '{') {
                 if (pos_ == begin) word.word.unquoted_brace = true;
+                word.word.brace_inside = true;
                 word.source(pos_, pos_ + 1);
                 ++pos_;
             } else {
                 // A run of plain bytes at once: most of a long command is plain words.
                 std::size_t end = pos_ + 1;
                 while (end < src_.size() && is_plain_byte(src_[end])) ++end;
+                if (src_.substr(pos_, end - pos_).find('{') != std::string_view::npos)
+                    word.word.brace_inside = true;
                 word.source(pos_, end);
                 pos_ = end;
             }
@@ -1206,6 +1305,9 @@ private:
             ((raw.starts_with("\"$(") && raw.ends_with(")\"") && idiom_at_ == begin + 3) ||
              (raw.starts_with("$(") && raw.ends_with(")") && idiom_at_ == begin + 2)))
             word.set_script(idiom_body_);
+        else if (printed_at_ != std::string_view::npos && printed_at_ == begin + 2 &&
+                 raw.starts_with("$(") && raw.ends_with(")"))
+            word.set_script(printed_text_); // `$(echo pkill)`: what it prints
         return word.finish(r_.arena, scripts);
     }
 
@@ -1368,6 +1470,8 @@ private:
 
     Command base_command(const SimpleCommand& simple, bool fed, bool find) const {
         Command cmd;
+        cmd.simple_words = simple_words_.empty() ? std::span<const Word>(simple.words)
+                                                 : std::span<const Word>(simple_words_);
         cmd.assignments = simple.assignments;
         cmd.redirects = simple.redirects;
         cmd.path = r_.path;
@@ -1388,6 +1492,22 @@ private:
     void nested(std::string_view line, unsigned depth, PathStep step, bool fed, bool find) {
         if (deeper_than_cap(depth + 1)) return;
         if (line.find_first_not_of(" \t\n") == std::string_view::npos) return;
+        // `c='pkill x'; eval "$c"`, `FOO='rm -rf /' … sh -c '$FOO'`: a variable the command
+        // assigned a literal stands for that literal (§7.2).
+        std::string_view trimmed = line.substr(line.find_first_not_of(" \t\n"));
+        trimmed = trimmed.substr(0, trimmed.find_last_not_of(" \t\n") + 1);
+        if (trimmed.size() > 2 && trimmed.front() == '"' && trimmed.back() == '"')
+            trimmed = trimmed.substr(1, trimmed.size() - 2);
+        if (const std::string_view name = lone_variable(trimmed); !name.empty()) {
+            const auto it = r_.literals.find(std::string(name));
+            if (it == r_.literals.end() || it->second.size() > r_.expansion_budget) return;
+            r_.expansion_budget -= it->second.size();
+            const std::string value = it->second; // the map may grow while it is read
+            os::push_back_on_huge_pages(r_.path, step);
+            Lexer(r_, value, depth + 1, fed, find).run();
+            r_.path.pop_back();
+            return;
+        }
         os::push_back_on_huge_pages(r_.path, step);
         Lexer(r_, line, depth + 1, fed, find).run();
         r_.path.pop_back();
@@ -1430,8 +1550,14 @@ private:
             heredocs_[k].feeds_shell = true;
             heredocs_[k].shell = std::string(shell);
         }
-        if (simple.stdin_from_pipe && piped.valid)
+        if (simple.stdin_from_pipe && piped.valid) {
+            for (std::size_t k = piped.heredoc_begin; k < piped.heredoc_end && k < heredocs_.size();
+                 ++k) {
+                heredocs_[k].feeds_shell = true;
+                heredocs_[k].shell = std::string(shell);
+            }
             nested(piped.text, depth, {shell, "|"}, fed, find);
+        }
     }
 
     // The index of the string `bash -c` runs, options anywhere before it; `stdin` is set when
@@ -1487,6 +1613,7 @@ private:
         std::size_t command = 0; // index of the wrapped command word (== end: none)
         bool query = false;      // runs nothing
         bool exec = false;       // watch -x
+        bool nothing = false;    // su, runuser USER: runs only its -c string
         std::optional<std::size_t> shell_string;
         std::optional<std::string_view> split_string; // env -S
     };
@@ -1495,6 +1622,8 @@ private:
                                 const WrapperRule& rule) {
         WrapperReading out;
         if (!rule.subcommand.empty()) ++i; // the subcommand word, already matched
+        if (!rule.subcommand2.empty()) ++i;
+        bool saw_user = false; // runuser -u USER: a command follows; else USER -c STRING
         while (i < end) {
             const std::string_view w = words[i].text;
             if (w == "--") {
@@ -1533,6 +1662,7 @@ private:
                            lists_long_option(rule.long_values, option)) {
                     ++i;
                 }
+                if (option == "--user") saw_user = true;
                 ++i;
                 continue;
             }
@@ -1540,6 +1670,7 @@ private:
                 bool consumed_next = false;
                 for (std::size_t k = 1; k < w.size(); ++k) {
                     const char letter = w[k];
+                    if (letter == 'u') saw_user = true;
                     if (contains(rule.query_options, letter)) out.query = true;
                     if (letter == rule.exec_option) out.exec = true;
                     const bool shell_string = letter == rule.shell_string_option;
@@ -1572,12 +1703,23 @@ private:
         }
         if (!out.query && !out.shell_string && !out.split_string) {
             for (unsigned k = 0; k < rule.operands && i < end; ++k) ++i;
+            // `kubectl exec POD -c app -- cmd`, `docker exec C -- cmd`.
+            if (rule.after_dashdash)
+                for (std::size_t k = i; k < end; ++k)
+                    if (words[k].text == "--") {
+                        i = k;
+                        break;
+                    }
+            if (rule.operands > 0 && i < end && words[i].text == "--") ++i;
             // `flock FILE -c STRING`, `script FILE -c …` after the operand.
             if (rule.shell_string_option != 0 && i + 1 < end && words[i].text.size() == 2 &&
                 words[i].text[0] == '-' && words[i].text[1] == rule.shell_string_option)
                 out.shell_string = i + 1;
         }
-        if (rule.rest == Rest::nothing && !out.shell_string && !out.split_string) {
+        // runuser [-l] USER -c STRING reads as su does; `runuser -u USER cmd` runs cmd.
+        const bool su_like = rule.rest == Rest::nothing || (rule.name == "runuser" && !saw_user);
+        if (su_like && !out.shell_string && !out.split_string) {
+            out.nothing = true;
             // su USER -c STRING: the option may follow the user.
             for (std::size_t k = i; k + 1 < end; ++k)
                 if (words[k].text == "-c" || words[k].text == "--command") {
@@ -1595,14 +1737,94 @@ private:
         for (const WrapperRule& rule : wrapper_rules) {
             if (rule.name[0] != name[0] || rule.name != name) continue;
             if (rule.subcommand.empty()) return &rule;
-            if (i + 1 < end && words[i + 1].text == rule.subcommand) return &rule;
+            if (i + 1 < end && words[i + 1].text == rule.subcommand &&
+                (rule.subcommand2.empty() ||
+                 (i + 2 < end && words[i + 2].text == rule.subcommand2)))
+                return &rule;
         }
         return nullptr;
+    }
+
+    static std::span<const Word> words_of(const SimpleCommand& simple) { return simple.words; }
+
+    // `x=pkill`, `export x=pkill`, `alias k='pkill node'`: values a later command word or shell
+    // string stands for (§7.2). At most 4,096 names each, so the tables stay small.
+    void remember_literal(std::string_view assignment, bool substituted) {
+        const std::size_t eq = assignment.find('=');
+        if (eq == std::string_view::npos || eq == 0 || assignment[eq - 1] == '+') return;
+        const std::string name(assignment.substr(0, eq));
+        const std::string_view value = assignment.substr(eq + 1);
+        if (substituted || value.find_first_of("$`") != std::string_view::npos) {
+            r_.literals.erase(name); // its value is unknown now
+            return;
+        }
+        if (r_.literals.size() < 4096 || r_.literals.count(name) != 0)
+            r_.literals[name] = std::string(value);
+    }
+
+    void remember(std::string_view name, std::span<const Word> args) {
+        if (name == "alias") {
+            for (const Word& a : args) {
+                const std::size_t eq = a.text.find('=');
+                if (eq == std::string_view::npos || eq == 0 || a.text.starts_with("-")) continue;
+                if (r_.aliases.size() < 4096)
+                    r_.aliases[std::string(a.text.substr(0, eq))] =
+                        std::string(a.text.substr(eq + 1));
+            }
+            return;
+        }
+        if (name == "export" || name == "local" || name == "declare" || name == "typeset" ||
+            name == "readonly")
+            for (const Word& a : args)
+                if (is_assignment(a.text)) remember_literal(a.text, a.has_substitution);
+    }
+
+    // `exec "$@"`, `nice "$@"`: the plain words before a final `"$@"`, else empty.
+    static std::string_view words_before_all_arguments(std::string_view s) {
+        std::string_view lead;
+        if (s.ends_with(" \"$@\""))
+            lead = s.substr(0, s.size() - 5);
+        else if (s.ends_with(" $@"))
+            lead = s.substr(0, s.size() - 3);
+        else
+            return {};
+        while (!lead.empty() && is_blank(lead.front())) lead.remove_prefix(1);
+        while (!lead.empty() && is_blank(lead.back())) lead.remove_suffix(1);
+        for (const char c : lead)
+            if (!(is_name_char(c) || c == '-' || c == '/' || c == '.' || c == ' ')) return {};
+        return lead;
+    }
+
+    // A command word that is only an expansion: when the command itself gives its value (a
+    // literal variable, `$(echo WORDS)`), that value and the words after it are a command line.
+    void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
+                               std::size_t i, std::size_t end, unsigned depth, const Walk& walk) {
+        const Word& w = words[i];
+        std::string_view value;
+        if (const std::string_view var = lone_variable(w.text); !var.empty()) {
+            const auto it = r_.literals.find(std::string(var));
+            if (it == r_.literals.end()) return;
+            value = it->second;
+        } else if (w.has_substitution) {
+            value = script_of(simple, w);
+            if (value == "${_}" || value == w.text) return;
+        } else {
+            return;
+        }
+        const std::span<const Word> rest = words.subspan(i + 1, end - i - 1);
+        const std::size_t bytes = value.size() + scripts_bytes(simple, rest);
+        if (bytes > r_.expansion_budget) return; // not guessed past the budget
+        r_.expansion_budget -= bytes;
+        std::string line(value);
+        line += ' ';
+        line += join_scripts(simple, rest);
+        nested(r_.arena.store(line), depth, {"", "$…"}, walk.fed_by_input, walk.via_find);
     }
 
     // Hands a finished simple command to the sink: the command word, then through each wrapper,
     // find clause and shell string. A chain of wrappers is walked in a loop over one vector.
     void emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
+        for (const Word& a : simple.assignments) remember_literal(a.text, a.has_substitution);
         if (simple.words.empty()) {
             if (!simple.redirects.empty() || !simple.assignments.empty()) {
                 Command bare = base_command(simple, fed_by_input_, via_find_);
@@ -1629,6 +1851,9 @@ private:
                 const bool shell_variable = w.text == "$SHELL" || w.text == "${SHELL}";
                 // `$(true) pkill`: an unquoted expansion that can be empty is no command word.
                 if (!shell_variable && w.only_expansion) {
+                    // `x=pkill; $x node`, `$(echo pkill) node`: a value the command itself
+                    // gives is that command word (§7.2); the words are also read without it.
+                    expanded_command_word(simple, words_of(simple), i, end, depth, walk);
                     ++i;
                     continue;
                 }
@@ -1649,6 +1874,7 @@ private:
                             ++i;
                             continue;
                         }
+                        simple_words_ = simple.words; // as written, for --commands-json
                         os::reserve_on_huge_pages(simple.words,
                                                   simple.words.size() + split.size() - 1);
                         const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
@@ -1669,6 +1895,28 @@ private:
                     shell_variable ? std::string_view("sh") : normalise(text, version_suffix);
                 version_suffix = false;
                 const std::span<const Word> words(simple.words);
+                if (!w.quoted && !r_.aliases.empty()) {
+                    // `alias k='pkill node'` earlier in the command: `k` is that line (§7.2).
+                    const auto it = r_.aliases.find(std::string(w.text));
+                    if (it != r_.aliases.end() &&
+                        it->second.size() +
+                                scripts_bytes(simple, words.subspan(i + 1, end - i - 1)) <=
+                            r_.expansion_budget) {
+                        std::string line = it->second;
+                        r_.expansion_budget -= line.size();
+                        line += ' ';
+                        line += join_scripts(simple, words.subspan(i + 1, end - i - 1));
+                        Command alias = base_command(simple, walk.fed_by_input, walk.via_find);
+                        alias.name = name;
+                        alias.depth = depth;
+                        alias.words = words.subspan(i, end - i);
+                        alias.is_wrapper = true;
+                        hand(alias);
+                        nested(r_.arena.store(line), depth, {name, "alias"}, walk.fed_by_input,
+                               walk.via_find);
+                        break;
+                    }
+                }
                 Command cmd = base_command(simple, walk.fed_by_input, walk.via_find);
                 cmd.name = name;
                 cmd.depth = depth;
@@ -1712,7 +1960,7 @@ private:
                                fed, walk.via_find);
                         break;
                     }
-                    if (rule->rest == Rest::nothing) break;
+                    if (reading.nothing) break;
                     if (rule->rest == Rest::joined_line && !reading.exec) {
                         if (reading.command < end)
                             nested(join_scripts(simple, words.subspan(reading.command,
@@ -1747,6 +1995,7 @@ private:
                         shell_string_at(words, first, end, reads_stdin);
                     cmd.words = words.subspan(i, end - i);
                     cmd.is_wrapper = at.has_value();
+                    cmd.reads_script_from_stdin = reads_stdin;
                     hand(cmd);
                     if (at) {
                         const Word& string = words[*at];
@@ -1755,6 +2004,17 @@ private:
                             os::push_back_on_huge_pages(r_.path, PathStep{name, "-c"});
                             i = *at + 2; // the words after $0 are the command
                             continue;
+                        }
+                        // `sh -c 'exec "$@"' sh pkill node`: leading words, then the words
+                        // after $0 (§7.2).
+                        if (const std::string_view lead = words_before_all_arguments(s);
+                            !lead.empty() && *at + 2 < end) {
+                            std::string line(lead);
+                            line += ' ';
+                            line += join_scripts(simple, words.subspan(*at + 2, end - *at - 2));
+                            nested(r_.arena.store(line), depth, {name, "-c"}, walk.fed_by_input,
+                                   walk.via_find);
+                            break;
                         }
                         std::size_t n = 0;
                         if (s.size() == 2 && s[0] == '$' && s[1] >= '1' && s[1] <= '9')
@@ -1806,9 +2066,45 @@ private:
                 }
                 cmd.words = words.subspan(i, end - i);
                 hand(cmd);
+                remember(name, words.subspan(i + 1, end - i - 1));
+                if (name == "trap") {
+                    // `trap 'STRING' SIG` runs STRING (§7.2); `trap - SIG` and `trap -p` do not.
+                    std::size_t first = i + 1;
+                    if (first < end && words[first].text == "--") ++first;
+                    if (first + 1 < end && words[first].text != "-" &&
+                        !(words[first].text.starts_with("-") && !words[first].quoted))
+                        nested(script_of(simple, words[first]), depth, {name, ""},
+                               walk.fed_by_input, walk.via_find);
+                    break;
+                }
+                if (name == "cat" && cmd.path.size() == path_base) {
+                    // `cat <<EOF | bash`, `cat <<< '…' | sh`: what feeds cat is what it prints.
+                    bool operands = false;
+                    for (std::size_t k = i + 1; k < end; ++k)
+                        if (words[k].text != "-" && !words[k].text.starts_with("-"))
+                            operands = true;
+                    if (!operands) {
+                        for (const Redirect& rd : simple.redirects)
+                            if (rd.fd <= 0 && rd.kind == RedirectKind::herestring) {
+                                piped.valid = true;
+                                piped.text = script_of(simple, rd.target);
+                            }
+                        if (simple.heredocs_begin < heredocs_.size()) {
+                            piped.valid = true;
+                            piped.heredoc_begin = simple.heredocs_begin;
+                            piped.heredoc_end = heredocs_.size();
+                        }
+                    }
+                    break;
+                }
                 if ((name == "echo" || name == "printf") && cmd.path.size() == path_base) {
                     piped.valid = true;
                     std::size_t first = i + 1;
+                    // `printf %s WORDS` prints the words.
+                    if (name == "printf" && first < end &&
+                        (words[first].text == "%s" || words[first].text == "%s\\n" ||
+                         words[first].text == "%s "))
+                        ++first;
                     if (name == "echo")
                         while (first < end && words[first].text.size() >= 2 &&
                                words[first].text[0] == '-' &&
@@ -1827,6 +2123,7 @@ private:
             }
         }
         r_.path.resize(path_base);
+        simple_words_.clear();
         if (!emitted_any_) { // every word expanded away: its redirections still happen
             Command bare = base_command(simple, fed_by_input_, via_find_);
             bare.first_in_simple_command = true;
@@ -2026,6 +2323,7 @@ private:
                     if (look < src_.size() && src_[look] == ')') {
                         // `f() body`: a definition runs nothing now; its body is lexed as commands.
                         pos_ = look + 1;
+                        if (!simple.words.empty()) r_.sink.function_defined(simple.words[0].text);
                         simple.clear();
                         mode = Mode::command_start;
                         after_function = false;
@@ -2033,7 +2331,10 @@ private:
                     }
                 }
                 ++pos_;
+                const bool piped_in = simple.stdin_from_pipe && simple.words.empty();
                 finish();
+                // `pgrep x | (read p; …)`: the subshell's first command reads the pipe (§7.2).
+                simple.stdin_from_pipe = piped_in;
                 mode = Mode::command_start;
                 if (deeper_than_cap(depth + 1)) {
                     skip_opaque_parens();
@@ -2088,6 +2389,16 @@ private:
                 continue;
             }
             const std::string_view raw = src_.substr(word_at, pos_ - word_at);
+            // `exec {fd}>file`: `{NAME}` right before a redirection names the descriptor.
+            if (mode != Mode::conditional && raw.size() > 2 && raw.front() == '{' &&
+                raw.back() == '}' && !at_end() && (src_[pos_] == '<' || src_[pos_] == '>') &&
+                is_name_start(raw[1]) && std::all_of(raw.begin() + 2, raw.end() - 1, [](char c) {
+                    return is_name_char(c);
+                })) {
+                simple.prefix_seen = simple.prefix_seen || simple.words.empty();
+                redirect(depth, simple);
+                continue;
+            }
             const auto plain = [&](std::string_view text) { return !w.quoted && raw == text; };
             const bool was_after_time = after_time;
             after_time = false;
@@ -2152,6 +2463,11 @@ private:
                 push_word(simple, w);
                 break;
             case Mode::coproc_name: {
+                // `coproc { …; }` runs its body (§7.2).
+                if (plain("{")) {
+                    mode = Mode::command_start;
+                    continue;
+                }
                 // `coproc NAME { …; }`: NAME is followed by a compound command.
                 std::size_t look = pos_;
                 while (look < src_.size() && is_blank(src_[look])) ++look;
@@ -2187,6 +2503,7 @@ private:
                 }
                 break;
             case Mode::function_name:
+                r_.sink.function_defined(w.text);
                 after_function = true;
                 mode = Mode::command_start;
                 break;
@@ -2383,7 +2700,7 @@ std::string describe_path(std::span<const PathStep> path, std::size_t max_steps)
 }
 
 Summary read_commands(std::string_view command, CommandSink& sink, const Options& options) {
-    Reading reading{sink, options, {}, {}, {}};
+    Reading reading{sink, options, {}, {}, {}, {}, {}, command.size()};
     try {
         Lexer(reading, command, 0, false, false).run();
     } catch (...) {

@@ -48,6 +48,8 @@ struct Word {
     bool unquoted_glob : 1 = false;    // holds an unquoted ?, * or [
     bool unquoted_brace : 1 = false;   // opens with an unquoted {
     bool only_expansion : 1 = false;   // nothing but unquoted expansions that can be empty
+    bool expands : 1 = false; // holds an expansion bash replaces ($x, ${…}, $(…), `…`, $((…)), ~)
+    bool brace_inside : 1 = false; // holds an unquoted `{` anywhere (brace expansion may apply)
 };
 
 enum class RedirectKind : std::uint8_t {
@@ -81,7 +83,10 @@ struct PathStep {
 struct Command {
     std::string_view
         name; // normalised: path stripped, lower case, `.exe` cut; "" for redirections alone
-    std::span<const Word> words;       // words[0] is the command word; empty for redirections alone
+    std::span<const Word> words; // words[0] is the command word; empty for redirections alone
+    // Every word of the simple command as written, before any wrapper was walked or a command
+    // word split (`sudo -u x pkill y` for both `sudo` and `pkill`): what --commands-json shows.
+    std::span<const Word> simple_words;
     std::span<const Word> assignments; // NAME=value words before the command word
     std::span<const Redirect> redirects;
     std::span<const PathStep> path; // outermost first
@@ -96,6 +101,7 @@ struct Command {
     bool stdin_from_pipe = false;    // not the first command of a pipeline
     bool stdin_from_heredoc = false; // a << or <<< redirection feeds it
     bool stdin_from_process_substitution = false; // `< <(…)` feeds it
+    bool reads_script_from_stdin = false; // a shell with no -c and no script operand (or -s)
 
     std::span<const Word> args() const { return words.empty() ? words : words.subspan(1); }
     // True when the command's name is `lower_name` (lower case, no `.exe`), or, for a command word
@@ -111,6 +117,8 @@ public:
     // `for NAME in WORDS` / `select`: the loop variable, and whether a word of its list holds a
     // command substitution.
     virtual void loop_variable(std::string_view /*name*/, bool /*from_substitution*/) {}
+    // `f() { …; }` / `function f`: a function the command defines (its body is read as commands).
+    virtual void function_defined(std::string_view /*name*/) {}
 };
 
 struct Summary {

@@ -36,6 +36,9 @@ enum class When {
     kill_option,        // fuser -k, also in a flag group, or --kill
     kill_by_search,     // kill -1 / kill 0, or kill fed by xargs, parallel or a substitution
     powershell_by_name, // Stop-Process -Name inside a powershell -Command string
+    wmic_process,       // wmic process … delete / call terminate
+    tskill_name,        // tskill NAME (not a number)
+    pm2_stop,           // pm2 stop|delete|kill
 };
 
 struct Rule {
@@ -73,6 +76,21 @@ constexpr std::array rules{
          .when = When::kill_by_search,
          .why = "kill with PID -1 or 0, or with PIDs from a search, stops processes you did not "
                 "start"},
+    Rule{.command = "fkill",
+         .when = When::always,
+         .why = "fkill stops every process matching a name or port"},
+    Rule{.command = "fkill-cli",
+         .when = When::always,
+         .why = "fkill stops every process matching a name or port"},
+    Rule{.command = "wmic",
+         .when = When::wmic_process,
+         .why = "wmic process … delete or call terminate stops every process its query matches"},
+    Rule{.command = "tskill",
+         .when = When::tskill_name,
+         .why = "tskill with a name stops every process with that name"},
+    Rule{.command = "pm2",
+         .when = When::pm2_stop,
+         .why = "pm2 stop, delete or kill stops processes pm2 runs for anyone, by name or all"},
     Rule{.command = "powershell",
          .when = When::powershell_by_name,
          .why = "Stop-Process -Name stops every process with that name"},
@@ -112,9 +130,10 @@ bool fuser_kills(std::span<const Word> args) {
         const std::string_view w = word.text;
         if (w == "--kill") return true;
         if (w.size() < 2 || w[0] != '-' || w[1] == '-') continue;
+        // §7.2: `-k` counts in any group of lower-case letters (`-kn tcp`, `-vkn`, `-fk`).
         const std::string_view letters = w.substr(1);
         if (letters.find('k') != std::string_view::npos &&
-            letters.find_first_not_of("acikmMsuvwx46") == std::string_view::npos)
+            letters.find_first_not_of("abcdefghijklmnopqrstuvwxyz46") == std::string_view::npos)
             return true;
     }
     return false;
@@ -158,12 +177,51 @@ KillCall read_kill(std::span<const Word> args) {
     return call;
 }
 
-// The names a word expands: `$p`, `${p}`, `"${ps[@]}"`.
+// The integer an operand stands for when it is a literal (`-01`, `+0`, `00`) or constant
+// arithmetic (`$((0))`, `$((-1))`); quotes are already removed (§7.2). nullopt otherwise.
+std::optional<long> integer_value(std::string_view text) {
+    if (text.starts_with("$((") && text.ends_with("))")) text = text.substr(3, text.size() - 5);
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    bool negative = false;
+    if (!text.empty() && (text.front() == '-' || text.front() == '+')) {
+        negative = text.front() == '-';
+        text.remove_prefix(1);
+    }
+    if (text.empty() || text.size() > 18) return std::nullopt;
+    long value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        value = value * 10 + (c - '0');
+    }
+    return negative ? -value : value;
+}
+
+bool wmic_stops(std::span<const Word> args) {
+    bool process = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (equals_folded(w, "process")) process = true;
+        if (!process) continue;
+        if (equals_folded(w, "delete")) return true;
+        if (equals_folded(w, "call") && i + 1 < args.size() &&
+            equals_folded(args[i + 1].text, "terminate"))
+            return true;
+    }
+    return false;
+}
+
+// The names a word expands: `$p`, `${p}`, `"${ps[@]}"`, and the positional `$@`, `$*`, `$1`.
 template <typename F> void for_each_variable(std::string_view text, F&& visit) {
     for (std::size_t i = 0; i + 1 < text.size(); ++i) {
         if (text[i] != '$') continue;
         std::size_t start = i + 1;
         if (text[start] == '{') ++start;
+        if (start < text.size() && (text[start] == '@' || text[start] == '*' ||
+                                    (text[start] >= '1' && text[start] <= '9'))) {
+            visit(text.substr(start, 1));
+            continue;
+        }
         std::size_t end = start;
         while (end < text.size() && (text[end] == '_' || (text[end] >= 'a' && text[end] <= 'z') ||
                                      (text[end] >= 'A' && text[end] <= 'Z') ||
@@ -189,38 +247,57 @@ bool powershell_stops_by_name(std::span<const Word> args) {
     while (i < args.size()) {
         const std::string_view w = args[i].text;
         ++i;
-        if (equals_folded(w, "-command") || equals_folded(w, "-c") || equals_folded(w, "/c") ||
-            equals_folded(w, "-com"))
+        // Any prefix of -Command (§7.2), also `/c`.
+        if (equals_folded(w, "/c") ||
+            (w.size() >= 2 && w[0] == '-' && w.size() <= 8 &&
+             equals_folded(w.substr(1), std::string_view("command").substr(0, w.size() - 1))))
             break;
         if (i == args.size()) return false;
     }
+    // Split on whitespace and `;` `|` `{` `}` `(` `)` `&` (§7.2).
+    const auto splits = [](char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '|' ||
+               c == '{' || c == '}' || c == '(' || c == ')' || c == '&';
+    };
     bool in_stop = false;
+    bool after_pipe = false; // `Get-Process node | Stop-Process`: fed by a pipe
     for (; i < args.size(); ++i) {
         const std::string_view text = args[i].text;
         std::size_t p = 0;
         while (p < text.size()) {
-            while (p < text.size() &&
-                   (text[p] == ' ' || text[p] == '\t' || text[p] == '\n' || text[p] == '\r'))
-                ++p;
-            if (p < text.size() && (text[p] == ';' || text[p] == '|')) {
-                in_stop = false;
+            if (splits(text[p])) {
+                if (text[p] == '|') after_pipe = true;
+                if (text[p] == ';' || text[p] == '|' || text[p] == '{' || text[p] == '}' ||
+                    text[p] == '&')
+                    in_stop = false;
+                if (text[p] == ';' || text[p] == '{' || text[p] == '}') after_pipe = false;
                 ++p;
                 continue;
             }
             std::size_t e = p;
-            while (e < text.size() && text[e] != ' ' && text[e] != '\t' && text[e] != '\n' &&
-                   text[e] != '\r' && text[e] != ';' && text[e] != '|')
-                ++e;
-            if (e == p) break;
-            const std::string_view token = text.substr(p, e - p);
-            if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
-                equals_folded(token, "kill"))
-                in_stop = true;
-            else if (in_stop &&
-                     (equals_folded(token, "-name") || equals_folded(token, "-processname")))
-                return true;
+            while (e < text.size() && !splits(text[e])) ++e;
+            std::string_view token = text.substr(p, e - p);
             p = e;
+            if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
+                equals_folded(token, "kill")) {
+                if (after_pipe) return true;
+                in_stop = true;
+                continue;
+            }
+            if (!in_stop || token.size() < 2 || token[0] != '-') continue;
+            // `-Name:node`; any prefix of -Name or -ProcessName (`-n`, `-proc`).
+            token =
+                token.substr(1, token.find(':') == std::string_view::npos ? std::string_view::npos
+                                                                          : token.find(':') - 1);
+            if (token.empty()) continue;
+            constexpr std::string_view name = "name", process_name = "processname";
+            if ((token.size() <= name.size() &&
+                 equals_folded(token, name.substr(0, token.size()))) ||
+                (token.size() <= process_name.size() &&
+                 equals_folded(token, process_name.substr(0, token.size()))))
+                return true;
         }
+        after_pipe = false;
     }
     return false;
 }
@@ -237,6 +314,8 @@ public:
             if (r.kind == shell::RedirectKind::input && r.target_is_process_substitution)
                 fed_reads_all_ = true;
         if (c.words.empty() || c.query || found) return;
+        note_pipeline(c);
+        if (found) return;
         if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
         if (c.name == "local" || c.name == "declare" || c.name == "typeset" || c.name == "export" ||
             c.name == "readonly") {
@@ -248,6 +327,21 @@ public:
             note_read(c);
             return;
         }
+        const std::span<const Word> args = c.args();
+        const bool substituted =
+            std::any_of(args.begin(), args.end(), [](const Word& w) { return w.has_substitution; });
+        if (c.name == "printf" && substituted) { // printf -v p … "$(…)"
+            for (std::size_t i = 0; i < args.size(); ++i) {
+                if (args[i].text == "-v" && i + 1 < args.size())
+                    filled_.insert(std::string(args[i + 1].text));
+                else if (args[i].text.starts_with("-v") && args[i].text.size() > 2)
+                    filled_.insert(std::string(args[i].text.substr(2)));
+            }
+        }
+        if ((c.name == "set" && substituted) ||
+            (substituted && functions_.count(std::string(c.name)) != 0))
+            for (const char* positional : {"@", "*", "1", "2", "3", "4", "5", "6", "7", "8", "9"})
+                filled_.insert(positional);
         if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
         for (const Rule& rule : rules) {
             if (!c.is(rule.command)) continue;
@@ -260,6 +354,10 @@ public:
 
     void loop_variable(std::string_view name, bool from_substitution) override {
         if (from_substitution) filled_.insert(std::string(name));
+    }
+
+    void function_defined(std::string_view name) override {
+        if (functions_.size() < 4096) functions_.insert(std::string(name));
     }
 
     // After the whole command: a kill whose operand expands a variable filled from a search.
@@ -292,6 +390,48 @@ private:
     std::vector<std::string> read_names_fed_; // … fed by a pipe or a process substitution
     bool fed_reads_all_ = false;              // some `< <(…)` feeds a loop's reads
     std::vector<PendingKill> kills_;
+    std::set<std::string> functions_; // defined in the command: a call's substitutions fill $@
+    // Per nesting depth: the pipeline being read holds a process search or the word `kill`.
+    std::array<bool, 64> search_in_pipeline_{};
+
+    // `pgrep node | sed 's/^/kill /' | sh` (§7.2): a shell reading its script from a pipe whose
+    // producer's output is unknown, after a process search or the word `kill`.
+    void note_pipeline(const Command& c) {
+        bool& search = search_in_pipeline_[std::min<std::size_t>(c.depth, 63)];
+        if (c.first_in_simple_command && !c.stdin_from_pipe) search = false;
+        if (c.reads_script_from_stdin && c.stdin_from_pipe && search) {
+            found = StopByName{std::string(c.name), shell::joined_words(c),
+                               shell::describe_path(c.path),
+                               "a shell running what a process search printed stops processes "
+                               "you did not start",
+                               false};
+            return;
+        }
+        if (c.name == "pgrep" || c.name == "pidof" || c.name == "ps" || c.name == "lsof" ||
+            (c.name == "jobs" && std::any_of(c.words.begin(), c.words.end(), [](const Word& w) {
+                 return w.text.starts_with("-") && w.text.find('p') != std::string_view::npos;
+             }))) {
+            search = true;
+            return;
+        }
+        // echo/printf print known words: a shell after them reads those (the model follows it).
+        if (c.name == "echo" || c.name == "printf") return;
+        for (const Word& w : c.words) {
+            const std::string_view t = w.text;
+            for (std::size_t at = t.find("kill"); at != std::string_view::npos;
+                 at = t.find("kill", at + 1)) {
+                const auto word_char = [](char ch) {
+                    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                           (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+                };
+                if ((at == 0 || !word_char(t[at - 1])) &&
+                    (at + 4 == t.size() || !word_char(t[at + 4]))) {
+                    search = true;
+                    return;
+                }
+            }
+        }
+    }
 
     void record(const Command& c, std::string_view why) {
         found = StopByName{std::string(c.name), shell::joined_words(c),
@@ -299,7 +439,9 @@ private:
     }
 
     void note_read(const Command& c) {
-        const bool fed = c.stdin_from_pipe || c.stdin_from_process_substitution;
+        bool fed = c.stdin_from_pipe || c.stdin_from_process_substitution;
+        for (const shell::Redirect& r : c.redirects) // read p <<< "$(pgrep x)"
+            if (r.kind == shell::RedirectKind::herestring && r.target.has_substitution) fed = true;
         const std::string_view with_value = c.name == "read" ? "dnNptui" : "dnOsuCc";
         std::vector<std::string>& into = fed ? read_names_fed_ : read_names_;
         const std::span<const Word> args = c.args();
@@ -333,13 +475,29 @@ private:
             return fuser_kills(args);
         case When::powershell_by_name:
             return powershell_stops_by_name(args);
+        case When::wmic_process:
+            return wmic_stops(args);
+        case When::tskill_name:
+            return !args.empty() && !integer_value(args[0].text).has_value() &&
+                   !args[0].text.starts_with("/");
+        case When::pm2_stop:
+            return !args.empty() && (args[0].text == "stop" || args[0].text == "delete" ||
+                                     args[0].text == "kill" || args[0].text == "del");
         case When::kill_by_search: {
             const KillCall call = read_kill(args);
             if (call.lists || call.checks) return false;
             const std::span<const Word> operands = args.subspan(call.operands);
+            // Compared after quote removal, by integer value (§7.2): `"-1"`, `-01`, `$((0))`.
             for (const Word& w : operands)
-                if (!w.quoted && (w.text == "-1" || w.text == "0" || w.text == "-0")) return true;
+                if (const std::optional<long> value = integer_value(w.text);
+                    value && (*value == -1 || *value == 0))
+                    return true;
             if (c.fed_by_input) return true;
+            // `find … -exec kill {} ;`: the PIDs are found paths (§7.2).
+            if (c.via_find && std::any_of(operands.begin(), operands.end(), [](const Word& w) {
+                    return w.text.find("{}") != std::string_view::npos;
+                }))
+                return true;
             PendingKill pending;
             for (const Word& w : operands) {
                 if (w.has_substitution) return true;

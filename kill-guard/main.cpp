@@ -1,7 +1,8 @@
 // main.cpp: kill-guard, the PreToolUse Bash hook that refuses a viber agent's stop-by-name command.
 //
 // Contract:
-//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
+//   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"),
+//           --commands-json[=text] (docs/command-model.md): tool
 //           mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd     not used.
 //   env     VIBER_HOOKS_LOG: appends one line per call (docs/contract.md, "The troubleshooting
@@ -17,6 +18,7 @@
 //           {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
 //           "permissionDecisionReason":"viber guard: …"}}. Otherwise nothing, never allow.
 //   exit    0 in hook mode, whatever happens: every failure prints nothing.
+#include "common/command_json.hpp"
 #include "common/hook_main.hpp"
 #include "common/payload.hpp"
 #include "common/replay.hpp"
@@ -51,5 +53,9 @@ int main(int argc, char** argv) {
              "`viber guard:` correction; otherwise prints nothing. Always exits 0.",
          .decide = viber::kill_guard::decide,
          .prefilter = viber::Prefilter::viber_agent,
-         .replay = &replay});
+         .replay = &replay,
+         .extra = {.name = "commands-json",
+                   .help = "print the simple commands the command model finds as JSON; "
+                           "reads a payload on stdin, or the bare command with =text",
+                   .run = viber::shell::commands_json_tool}});
 }

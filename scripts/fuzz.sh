@@ -8,7 +8,8 @@
 # takes over 50 ms or grows the resident set by 64 MB (fuzz/input_budget.hpp). Needs clang-14 and
 # libclang-rt-14-dev (scripts/install-deps.sh installs them). Then the differential tests of
 # plan-gate and plan-hints against their plain model run on SECONDS * 200 generated cases
-# (VIBER_DIFF_CASES), built in the release preset.
+# (VIBER_DIFF_CASES), built in the release preset, and the shfmt differential over SECONDS x 20
+# generated commands, when shfmt is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,4 +77,20 @@ for target in "${diff_targets[@]}"; do
   fi
   grep -E 'cases from seed|plans:' "$build/$target.log" || true
 done
+
+# The shfmt differential (tests/oracle/shfmt_oracle.py) over more generated commands than CI's
+# 2,000: about SECONDS x 20, with a seed of its own each run (printed, so a failure can be
+# replayed with VIBER_ORACLE_SEED). Needs a release build's binaries and shfmt.
+if command -v shfmt >/dev/null 2>&1 && [ -x build/release/bin/kill-guard ]; then
+  seed=${VIBER_ORACLE_SEED:-$RANDOM}
+  echo "fuzz: shfmt oracle, $((seconds * 20)) generated commands, seed $seed"
+  if ! python3 tests/oracle/shfmt_oracle.py --bin build/release/bin --corpus tests/corpus \
+      --count $((seconds * 20)) --seed "$seed" >"$build/shfmt_oracle.log" 2>&1; then
+    echo "fuzz: shfmt oracle FAILED (see $build/shfmt_oracle.log)"
+    status=1
+  fi
+  grep '^shfmt_oracle:' "$build/shfmt_oracle.log" || true
+else
+  echo "fuzz: shfmt oracle skipped (needs shfmt and build/release/bin/kill-guard)"
+fi
 exit $status

@@ -3,8 +3,8 @@
 //
 // Contract:
 //   argv   none: hook mode. --help, --version, --explain [FILE], --explain --log FILE[:LINE],
-//          --replay PATH (docs/contract.md, "Tool mode"): tool mode, exit 0. Anything else: usage
-//          on stderr, exit 1.
+//          --replay PATH (docs/contract.md, "Tool mode"), --commands-json[=text]
+//          (docs/command-model.md): tool mode, exit 0. Anything else: usage on stderr, exit 1.
 //   cwd    not used (the payload's `cwd` is)
 //   env    HOME, when a write target opens with `~` or `$HOME`. VIBER_HOOKS_LOG: appends one line
 //          per call (docs/contract.md, "The troubleshooting log").
@@ -23,6 +23,7 @@
 //   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
 //          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
 //          A command nesting past the command model's cap is judged on what was found in it.
+#include "common/command_json.hpp"
 #include "common/hook_main.hpp"
 #include "common/replay.hpp"
 #include "shell-guard/shell_guard.hpp"
@@ -56,5 +57,9 @@ int main(int argc, char** argv) {
              "nothing. Exit 0 always.",
          .decide = viber::shell_guard::decide,
          .prefilter = viber::Prefilter::viber_agent,
-         .replay = &replay});
+         .replay = &replay,
+         .extra = {.name = "commands-json",
+                   .help = "print the simple commands the command model finds as JSON; "
+                           "reads a payload on stdin, or the bare command with =text",
+                   .run = viber::shell::commands_json_tool}});
 }

@@ -48,7 +48,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdlib>
+#include <optional>
+#include <set>
 #include <span>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace viber::shell_guard {
@@ -121,7 +125,8 @@ bool one_of(std::string_view word, const std::array<std::string_view, N>& table)
 // `base` alone or followed by a version (`python3`, `python3.11`, `perl5.36`).
 bool is_versioned(std::string_view name, std::string_view base) {
     if (!name.starts_with(base)) return false;
-    const std::string_view version = name.substr(base.size());
+    std::string_view version = name.substr(base.size());
+    if (version.size() > 1 && version.back() == 't') version.remove_suffix(1); // python3.13t
     return std::all_of(version.begin(), version.end(),
                        [](char c) { return is_digit(c) || c == '.'; });
 }
@@ -195,6 +200,8 @@ bool is_write_target(std::string_view target, Place& place) {
             }
         }
         if (path.empty()) return false; // any other expansion: a place the guard cannot know
+    } else if (target.starts_with("~+") && (target.size() == 2 || target[2] == '/')) {
+        path = "." + std::string(target.substr(2)); // `~+` is $PWD (§7.2)
     } else if (target[0] == '~') {
         if (target.size() > 1 && target[1] != '/') return false; // ~user
         if (!place.home) return false;
@@ -237,7 +244,8 @@ bool is_write_target(std::string_view target, Place& place) {
     const std::vector<std::string_view> target_segments = rooted_segments(absolute);
     const std::string& tree = work_tree_of(place);
     const std::vector<std::string_view> tree_segments = rooted_segments(tree);
-    if (target_segments.size() <= tree_segments.size()) return false; // the tree itself or above
+    // The tree root itself is inside the tree (`cp /tmp/a .`, §7.2); above it is not.
+    if (target_segments.size() < tree_segments.size()) return false;
     if (!std::equal(tree_segments.begin(), tree_segments.end(), target_segments.begin()))
         return false; // outside the work tree
     for (std::size_t k = tree_segments.size(); k < target_segments.size(); ++k)
@@ -256,8 +264,8 @@ constexpr std::array<std::string_view, 9> git_options_with_value{"-C",          
                                                                  "--config-env", "--attr-source",
                                                                  "--list-cmds"};
 // These make git print something and exit before any subcommand runs.
-constexpr std::array<std::string_view, 7> git_options_that_exit{
-    "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path"};
+constexpr std::array<std::string_view, 8> git_options_that_exit{
+    "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path", "--exec-path"};
 constexpr std::array<std::string_view, 6> git_writes{"stash", "checkout", "restore",
                                                      "clean", "switch",   "checkout-index"};
 
@@ -291,12 +299,26 @@ bool runs_git_write(const Command& git) {
         return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
             return w.text == "--hard" || w.text == "--merge" || w.text == "--keep";
         });
-    if (subcommand == "read-tree")
+    if (subcommand == "read-tree") {
+        // `-n` / `--dry-run` writes nothing (§7.2).
+        if (std::any_of(rest.begin(), rest.end(), [](const Word& w) {
+                return w.text == "--dry-run" ||
+                       (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
+                        w.text.find('n') != std::string_view::npos);
+            }))
+            return false;
         return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
             return w.text == "-u" || (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
                                       w.text.find('u') != std::string_view::npos);
         });
+    }
     return false;
+}
+
+// `gh pr checkout N` checks a branch out in the work tree (§7.2).
+bool runs_gh_checkout(const Command& gh) {
+    const Words args = gh.args();
+    return args.size() >= 2 && args[0].text == "pr" && args[1].text == "checkout";
 }
 
 // find's tests and actions that take a value: `-name -delete` names a file, it deletes nothing.
@@ -328,7 +350,41 @@ bool find_deletes(Words args) {
 
 // R3 for one command.
 bool removes_files(const Command& c) {
-    if (c.is("rm") || c.is("unlink")) return true;
+    if (c.is("rm") || c.is("unlink") || c.is("rimraf")) return true;
+    // Inside `cmd /c`: del, erase, and rd / rmdir with /s (§7.2).
+    const bool in_cmd = std::any_of(c.path.begin(), c.path.end(),
+                                    [](const shell::PathStep& s) { return s.name == "cmd"; });
+    if (in_cmd && (c.is("del") || c.is("erase"))) return true;
+    if (in_cmd && (c.is("rd") || c.is("rmdir")))
+        for (const Word& w : c.args())
+            if (w.text.size() >= 2 && w.text.find_first_not_of('/') == w.text.size() - 1 &&
+                lower(w.text.back()) == 's')
+                return true;
+    if (c.is("rsync"))
+        for (const Word& w : c.args())
+            if (w.text == "--remove-source-files" || w.text == "--remove-sent-files") return true;
+    if (c.is("pwsh") || c.is("powershell")) {
+        // Remove-Item and its aliases inside the -Command string (§7.2), split as kill-guard
+        // splits it: on whitespace and ; | { } ( ) &.
+        for (const Word& w : c.args()) {
+            const std::string_view text = w.text;
+            std::size_t p = 0;
+            while (p < text.size()) {
+                const auto splits = [](char ch) {
+                    return std::string_view(" \t\r\n;|{}()&").find(ch) != std::string_view::npos;
+                };
+                while (p < text.size() && splits(text[p])) ++p;
+                std::size_t e = p;
+                while (e < text.size() && !splits(text[e])) ++e;
+                std::string token;
+                for (const char ch : text.substr(p, e - p)) token += lower(ch);
+                if (token == "remove-item" || token == "ri" || token == "del" || token == "erase" ||
+                    token == "rd" || token == "rmdir")
+                    return true;
+                p = e;
+            }
+        }
+    }
     const Words args = c.args();
     if (c.is("shred")) {
         for (const Word& word : args) {
@@ -391,7 +447,15 @@ Launch python_launch(Words args) {
                 launch.inline_code = true;
                 return launch;
             }
-            if (c == 'm' || c == 'V' || c == 'h') {
+            if (c == 'm') {
+                // `-m pytest .temp/t.py`: a test runner running .temp/ code (§7.2).
+                launch.names_other = true;
+                for (std::size_t k = i + (j + 1 == w.size() ? 2 : 1); k < args.size(); ++k)
+                    if (inside_temp(args[k].text) || args[k].text == ".temp")
+                        launch.temp_code = true;
+                return launch;
+            }
+            if (c == 'V' || c == 'h') {
                 launch.names_other = true;
                 return launch;
             }
@@ -514,6 +578,8 @@ Switches read_switches(Words args, const SwitchGrammar& grammar) {
                 if (j + 1 == w.size()) ++i;
                 break;
             }
+            // perl's -d takes a value only as `-d:Module` (§7.2: `perl -de 1` is inline code).
+            if (c == 'd' && (j + 1 == w.size() || w[j + 1] != ':')) continue;
             if (grammar.rest_switches.find(c) != std::string_view::npos) break;
         }
     }
@@ -605,6 +671,10 @@ Launch shell_launch(Words args) {
                 launch.script = "-";
                 return launch;
             }
+            if (w[j] == 'n' && w[0] == '-') { // `sh -n FILE` reads it for syntax, runs nothing
+                launch.names_other = true;
+                return launch;
+            }
             if (w[j] == 'o' || w[j] == 'O') {
                 takes_value = j + 1 == w.size();
                 break;
@@ -635,6 +705,10 @@ Launch deno_launch(Words args) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (is_option(w)) {
+            if (w == "--eval" || w.starts_with("--eval=")) { // deno repl --eval
+                launch.inline_code = true;
+                return launch;
+            }
             if (w.find('=') == std::string_view::npos && one_of(w, with_value)) ++i;
             if (w == "--version" || w == "-V" || w == "--help" || w == "-h")
                 launch.names_other = true;
@@ -648,6 +722,13 @@ Launch deno_launch(Words args) {
             if (w == "run") {
                 running = true;
                 continue;
+            }
+            if (w == "repl") continue;         // `deno repl --eval CODE`
+            if (w == "test" || w == "bench") { // .temp/ tests are .temp/ code (§7.2)
+                for (std::size_t k = i + 1; k < args.size(); ++k)
+                    if (inside_temp(args[k].text)) launch.temp_code = true;
+                launch.names_other = !launch.temp_code;
+                return launch;
             }
             if (w.find('/') != std::string_view::npos || w.find('.') != std::string_view::npos)
                 launch.script = w;
@@ -664,16 +745,29 @@ Launch deno_launch(Words args) {
 // Interpreters whose inline code is a flag taking the code: bun, lua, Rscript, tsx, ts-node, pwsh.
 struct InlineFlags {
     std::array<std::string_view, 4> flags;
+    // Options that take the next word as their value, skipped with it (§7.2), folded to lower case.
+    std::array<std::string_view, 6> with_value = {};
+    bool prefixes = false; // PowerShell: any unambiguous prefix of a flag names it
 };
 
 template <const InlineFlags& Flags> Launch flag_launch(Words args) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
+        std::string folded_word;
+        for (const char ch : w) folded_word += lower(ch);
+        if (std::find(Flags.with_value.begin(), Flags.with_value.end(), folded_word) !=
+                Flags.with_value.end() &&
+            !folded_word.empty()) {
+            ++i;
+            continue;
+        }
         for (std::string_view flag : Flags.flags) {
             if (flag.empty()) continue;
             const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
-                                           [](char a, char b) { return lower(a) == lower(b); });
+                                           [](char a, char b) { return lower(a) == lower(b); }) ||
+                                (Flags.prefixes && folded_word.size() >= 3 &&
+                                 flag.starts_with(folded_word) && flag.starts_with("-comm"));
             if (folded || (flag.starts_with("--") && w.starts_with(flag) &&
                            w.size() > flag.size() && w[flag.size()] == '=')) {
                 launch.inline_code = true;
@@ -686,6 +780,12 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args) {
         }
         if (w == "-" || !is_option(w)) {
             if (w == "run" && i + 1 < args.size()) continue; // bun run SCRIPT
+            if (w == "test") {                               // bun test .temp/x.ts (§7.2)
+                for (std::size_t k = i + 1; k < args.size(); ++k)
+                    if (inside_temp(args[k].text)) launch.temp_code = true;
+                launch.names_other = !launch.temp_code;
+                return launch;
+            }
             launch.script = w;
             return launch;
         }
@@ -693,11 +793,15 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args) {
     return launch;
 }
 
-constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}};
-constexpr InlineFlags lua_flags{{"-e", "", "", ""}};
+constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}, {"--cwd", "--config", "-c"}};
+constexpr InlineFlags lua_flags{{"-e", "", "", ""}, {"-l"}};
 constexpr InlineFlags rscript_flags{{"-e", "--expr", "", ""}};
-constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"}};
-constexpr InlineFlags pwsh_flags{{"-c", "-command", "-encodedcommand", "-ec"}};
+constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"},
+                                {"--tsconfig", "-r", "--require"}};
+constexpr InlineFlags pwsh_flags{
+    {"-c", "-command", "-encodedcommand", "-ec"},
+    {"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-outputformat"},
+    true};
 
 using LaunchParser = Launch (*)(Words args);
 
@@ -730,6 +834,9 @@ constexpr std::array interpreters{
     Interpreter{.name = "deno", .versioned = false, .parse = deno_launch, .reads_stdin = false},
     Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
     Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "luajit", .versioned = false, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "py", .versioned = false, .parse = python_launch},
+    Interpreter{.name = "r", .versioned = false, .parse = flag_launch<rscript_flags>},
     Interpreter{.name = "rscript", .versioned = false, .parse = flag_launch<rscript_flags>},
     Interpreter{.name = "tsx", .versioned = false, .parse = flag_launch<tsx_flags>},
     Interpreter{.name = "ts-node", .versioned = false, .parse = flag_launch<tsx_flags>},
@@ -742,6 +849,11 @@ const Interpreter* interpreter_of(const Command& c) {
     for (const Interpreter& interpreter : interpreters) {
         if (!c.glob_name && interpreter.name[0] != c.name[0]) continue;
         if (interpreter.versioned ? is_versioned(c.name, interpreter.name) : c.is(interpreter.name))
+            return &interpreter;
+        // `pyth?n3 -c 1`: the R5 interpreters are guarded names for the glob rule (§7.2).
+        if (c.glob_name && interpreter.versioned &&
+            (c.is(interpreter.name) || c.is(std::string(interpreter.name) + "3") ||
+             c.is(std::string(interpreter.name) + "5")))
             return &interpreter;
     }
     return nullptr;
@@ -806,7 +918,10 @@ bool awk_runs_command(const Command& awk) {
         if (w == "--") {
             return i + 1 < args.size() && awk_program_runs_command(args[i + 1].text);
         }
-        if (w == "-f" || w == "--file" || w.starts_with("--file=")) return false;
+        if (w == "-f" || w == "--file" || w.starts_with("--file="))
+            return inside_temp(w.starts_with("--file=")
+                                   ? w.substr(7)
+                                   : (i + 1 < args.size() ? args[i + 1].text : ""));
         if (w == "-v" || w == "-F" || w == "-i" || w == "--include" || w == "-l" || w == "-E") {
             ++i;
             continue;
@@ -1020,7 +1135,10 @@ template <typename Write> bool written_files(const Command& c, Write&& write) {
         for (std::size_t k = first; k < args.size(); ++k) write(args[k].text);
         return false;
     }
-    if (c.is("gawk") || c.is("awk")) {
+    if ((c.is("gawk") || c.is("awk")) && std::any_of(args.begin(), args.end(), [](const Word& w) {
+            return w.text == "-i" || w.text == "--include" || w.text == "-iinplace" ||
+                   w.text == "--include=inplace";
+        })) {
         bool in_place = false;
         std::size_t i = 0;
         for (; i < args.size(); ++i) {
@@ -1073,6 +1191,119 @@ template <typename Write> bool written_files(const Command& c, Write&& write) {
             if (w.text.starts_with("of=")) write(w.text.substr(3));
         return false;
     }
+    if (c.is("awk") || c.is("gawk") || c.is("mawk") || c.is("nawk")) {
+        // `print > "file"` / `printf … >> "file"` in the program (§7.2): the first operand.
+        std::size_t i = 0;
+        while (i < args.size() && is_option(args[i].text)) {
+            const std::string_view w = args[i].text;
+            if (w == "-f" || w == "--file") return false;
+            i += (w == "-v" || w == "-F" || w == "-i" || w == "-l" || w == "-E") ? 2 : 1;
+        }
+        if (i >= args.size()) return false;
+        const std::string_view program = args[i].text;
+        for (std::size_t at = program.find("print"); at != std::string_view::npos;
+             at = program.find("print", at + 5)) {
+            std::size_t p = at + 5;
+            bool in_string = false;
+            while (p < program.size() && (in_string || std::string_view(";}\n|").find(program[p]) ==
+                                                           std::string_view::npos)) {
+                if (program[p] == '"') in_string = !in_string;
+                if (!in_string && program[p] == '>') {
+                    std::size_t q = p + 1;
+                    if (q < program.size() && program[q] == '>') ++q;
+                    while (q < program.size() && program[q] == ' ') ++q;
+                    if (q < program.size() && program[q] == '"') {
+                        const std::size_t close = program.find('"', q + 1);
+                        if (close != std::string_view::npos)
+                            write(program.substr(q + 1, close - q - 1));
+                    }
+                    break;
+                }
+                ++p;
+            }
+        }
+        return false;
+    }
+    // §7.2's writers: touch, sort -o, tar -x, unzip, rsync, sponge.
+    if (c.is("touch")) {
+        const Operands ops = operands_of(args, "dtr", {"--date", "--reference", "--time"});
+        for (std::string_view f : ops.files) write(f);
+        return false;
+    }
+    if (c.is("sponge")) {
+        for (const Word& w : args)
+            if (!is_option(w.text)) write(w.text);
+        return false;
+    }
+    if (c.is("sort")) {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w.starts_with("--output="))
+                write(w.substr(9));
+            else if (w == "--output" && i + 1 < args.size())
+                write(args[++i].text);
+            else if (w.size() > 1 && w[0] == '-' && w[1] != '-') {
+                const std::size_t o = w.find('o');
+                const std::size_t value = w.find_first_of("kStT");
+                if (o != std::string_view::npos && (value == std::string_view::npos || o < value))
+                    write(o + 1 < w.size() ? w.substr(o + 1)
+                                           : (i + 1 < args.size() ? args[++i].text : ""));
+            }
+        }
+        return false;
+    }
+    if (c.is("tar") || c.is("bsdtar")) {
+        bool extract = false;
+        std::optional<std::string_view> directory;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w == "--extract" || w == "--get")
+                extract = true;
+            else if (w.starts_with("--directory="))
+                directory = w.substr(12);
+            else if (w == "--directory" && i + 1 < args.size())
+                directory = args[++i].text;
+            else if (w == "-C" && i + 1 < args.size())
+                directory = args[++i].text;
+            else if (i == 0 && !w.starts_with("-") && w.find('x') != std::string_view::npos)
+                extract = true; // `tar xf a.tar`: the old bundled form
+            else if (w.size() > 1 && w[0] == '-' && w[1] != '-' &&
+                     w.find('x') != std::string_view::npos)
+                extract = true;
+        }
+        if (extract) write(std::string(directory.value_or(".")) + "/extracted");
+        return false;
+    }
+    if (c.is("unzip")) {
+        std::optional<std::string_view> directory;
+        bool lists = false;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w == "-d" && i + 1 < args.size())
+                directory = args[++i].text;
+            else if (w.starts_with("-d") && w.size() > 2)
+                directory = w.substr(2);
+            else if (w == "-l" || w == "-v" || w == "-t" || w == "-Z" || w == "-p")
+                lists = true;
+        }
+        if (!lists) write(std::string(directory.value_or(".")) + "/extracted");
+        return false;
+    }
+    if (c.is("rsync")) {
+        std::vector<std::string_view> operands;
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string_view w = args[i].text;
+            if (w == "-e" || w == "--rsh" || w == "--exclude" || w == "--include" ||
+                w == "--filter" || w == "-f") {
+                ++i;
+                continue;
+            }
+            if (!is_option(w)) operands.push_back(w);
+        }
+        if (operands.size() >= 2 && operands.back().find(':') == std::string_view::npos)
+            write(std::string(operands.back()) + "/f");
+        return false;
+    }
     if (c.is("truncate")) {
         const Operands ops = operands_of(args, "sr", {"--size", "--reference"});
         for (std::string_view f : ops.files) write(f);
@@ -1080,6 +1311,7 @@ template <typename Write> bool written_files(const Command& c, Write&& write) {
     }
     if (c.is("curl")) {
         bool remote_name = false, output_dir = false;
+        std::string_view output_directory;
         for (std::size_t i = 0; i < args.size(); ++i) {
             const std::string_view w = args[i].text;
             if (w.starts_with("--")) {
@@ -1093,7 +1325,10 @@ template <typename Write> bool written_files(const Command& c, Write&& write) {
                     remote_name = true;
                 } else if (option == "--output-dir") {
                     output_dir = true;
-                    if (eq == std::string_view::npos) ++i;
+                    const std::string_view dir = eq != std::string_view::npos
+                                                     ? w.substr(eq + 1)
+                                                     : (i + 1 < args.size() ? args[++i].text : "");
+                    output_directory = dir;
                 } else if (eq == std::string_view::npos && option != "--silent" &&
                            option != "--location" && option != "--fail" &&
                            option != "--show-error" && option != "--insecure" &&
@@ -1123,7 +1358,8 @@ template <typename Write> bool written_files(const Command& c, Write&& write) {
                 }
             }
         }
-        if (remote_name && !output_dir) write("./downloaded");
+        if (remote_name) // into --output-dir, the tree root included (§7.2), else cwd
+            write(output_dir ? std::string(output_directory) + "/downloaded" : "./downloaded");
         return false;
     }
     if (c.is("wget")) {
@@ -1185,7 +1421,8 @@ template <typename Write> bool written_files(const Command& c, Write&& write) {
         if (i < args.size() && args[i].text == "apply") {
             for (std::size_t k = i + 1; k < args.size(); ++k) {
                 const std::string_view w = args[k].text;
-                if (w == "--check" || w == "--stat" || w == "--numstat" || w == "--summary")
+                if (w == "--check" || w == "--stat" || w == "--numstat" || w == "--summary" ||
+                    w == "--cached")
                     return false;
             }
             write("./patched");
@@ -1211,9 +1448,15 @@ public:
     Judgement judgement;
 
     void command(const Command& c) override {
+        ++serial_;
         if (binding_.has(Rule::file_write) && c.first_in_simple_command) {
             for (const Redirect& r : c.redirects) {
-                if (redirect_writes(r) && writes(c, r.target.text)) {
+                if (redirect_writes(r) &&
+                    (r.target.text.empty() ||
+                             (r.target.text[0] != '$' && r.target.text[0] != '~') ||
+                             r.target.expands
+                         ? writes(c, r.target.text)
+                         : is_write_target("./" + std::string(r.target.text), place_))) {
                     found(Rule::file_write, c);
                     break;
                 }
@@ -1233,7 +1476,10 @@ public:
             return;
         }
         if (c.is("find")) note_find(c);
-        if (binding_.has(Rule::git_write) && c.is("git") && runs_git_write(c))
+        if (binding_.has(Rule::git_write) && c.is("git") &&
+            (runs_git_write(c) || git_alias_runs_write(c)))
+            found(Rule::git_write, c);
+        if (binding_.has(Rule::git_write) && c.is("gh") && runs_gh_checkout(c))
             found(Rule::git_write, c);
         if (binding_.has(Rule::remove) && removes_files(c)) found(Rule::remove, c);
         if (binding_.has(Rule::inline_code) && runs_inline_code(c)) found(Rule::inline_code, c);
@@ -1258,10 +1504,64 @@ private:
             {rule, std::string(c.name), shell::joined_words(c), shell::describe_path(c.path)});
     }
 
-    // A target word of `c`: `{}` under find -exec is a path under find's start points.
+    // A target word of `c`: `{}` under find -exec is a path under find's start points. A target
+    // whose `$` or `~` was quoted or escaped is a literal relative path (§7.2: `> '$HOME/x'` writes
+    // ./$HOME/x).
     bool writes(const Command& c, std::string_view target) {
         if (c.via_find && target.find("{}") != std::string_view::npos) return find_writes_;
+        if (!target.empty() && (target[0] == '$' || target[0] == '~') && is_literal_word(c, target))
+            return is_write_target("./" + std::string(target), place_);
         return is_write_target(target, place_);
+    }
+
+    // True when `target` opens a word of `c` (or a redirection target) holding no expansion. The
+    // words' starts are gathered once per command, so many such targets stay linear.
+    bool is_literal_word(const Command& c, std::string_view target) {
+        if (literal_serial_ != serial_) {
+            literal_serial_ = serial_;
+            literal_starts_.clear();
+            for (const Word& w : c.words)
+                if (!w.expands) literal_starts_.insert(w.text.data());
+            for (const Redirect& r : c.redirects)
+                if (!r.target.expands) literal_starts_.insert(r.target.text.data());
+        }
+        return literal_starts_.count(target.data()) != 0;
+    }
+    std::size_t serial_ = 0; // counts the commands judged
+    std::size_t literal_serial_ = 0;
+    std::unordered_set<const char*> literal_starts_;
+    std::set<std::string> git_write_aliases_; // `git config alias.co checkout` earlier
+
+    // `git config [--global …] alias.NAME VALUE` whose value is an R2 form (§7.2); and a later
+    // `git NAME`.
+    bool git_alias_runs_write(const Command& git) {
+        const Words args = git.args();
+        std::size_t i = 0;
+        while (i < args.size() && args[i].text.starts_with("-")) {
+            if (one_of(args[i].text, git_options_with_value)) ++i;
+            ++i;
+        }
+        if (i >= args.size()) return false;
+        if (args[i].text == "config") {
+            std::size_t k = i + 1;
+            while (k < args.size() && args[k].text.starts_with("-")) ++k;
+            if (k + 1 < args.size()) {
+                std::string key;
+                for (const char ch : args[k].text) key += lower(ch);
+                if (key.starts_with("alias.")) {
+                    std::string value(args[k + 1].text);
+                    const std::string first = value.substr(0, value.find(' '));
+                    const bool hard = value.find("--hard") != std::string::npos ||
+                                      value.find("--merge") != std::string::npos ||
+                                      value.find("--keep") != std::string::npos;
+                    if (one_of(std::string_view(first), git_writes) || (first == "reset" && hard) ||
+                        first.starts_with("!"))
+                        git_write_aliases_.insert(key.substr(6));
+                }
+            }
+            return false;
+        }
+        return git_write_aliases_.count(std::string(args[i].text)) != 0;
     }
 
     // find's start points: the operands before its expression, after -H -L -P -D -O; "." when none.

@@ -1,0 +1,35 @@
+// command_json.hpp: `--commands-json`, the command model's findings as JSON (kill-guard and
+// shell-guard tool mode; docs/command-model.md, "What the model found, as JSON").
+//
+// One object on one line:
+//   {"commands":[{"name":"pkill","words":[{"text":"pkill","literal":true},…],
+//                 "path":[{"name":"sudo","how":""},…],"depth":0,"wrapper":false,"query":false,
+//                 "fed_by_input":false,"via_find":false,"first":true,"simple_words":[…]},…],
+//    "chain_operators":0,"depth_cap_reached":false,"count_cap_reached":false}
+// Each simple command the command model hands the guards, in the order found, with a command word
+// (redirections alone are left out): `name` is the normalised name the rules compare, `words` the
+// command word and its arguments after quote removal (`literal`: the word holds no expansion bash
+// replaces and no unquoted glob or brace, so its text is what the command receives), `path` the
+// wrapper path outermost first. `first` marks the outermost command of its simple command, which
+// alone carries `simple_words`: every word of the simple command as written (`sudo -u x pkill y`
+// for the `sudo` that opens it; `pkill y` is the next, not first, command). Past `max_commands`
+// commands the rest are left out and `count_cap_reached` is true; `depth_cap_reached` is the
+// model's nesting cap (SPEC §7.1).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace viber::shell {
+
+// The JSON text (one line, ending in a newline) of what the model finds in `command`.
+std::string commands_json(std::string_view command, std::size_t max_commands = 100000);
+
+// The tool-mode entry: MODE "" reads one PreToolUse payload on stdin (its tool_input.command;
+// without one, `"commands":[]` and `"command_found":false`), MODE "text" reads the bare command
+// text on stdin, MODE "text0" reads commands separated by NUL bytes and prints one line for each.
+// Prints the JSON and returns 0; 1 (usage on stderr) for another MODE or an unread stdin.
+int commands_json_tool(std::string_view mode);
+
+} // namespace viber::shell
