@@ -12,8 +12,7 @@
 set -eu
 
 boost=(json program-options filesystem test)
-# lld: the release link places the hooks' usual code together (cmake/ViberStaticLink.cmake).
-packages=(g++ cmake ninja-build make strace ccache clang-format lld)
+packages=(g++ cmake ninja-build make strace ccache clang-format)
 for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev"); done
 
 arm64=no
