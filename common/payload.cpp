@@ -8,11 +8,8 @@
 #include <bit>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
-#include <boost/json/serialize.hpp>
-#include <boost/json/storage_ptr.hpp>
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -97,16 +94,14 @@ std::size_t next_lone_surrogate(const char* bytes, std::size_t size, std::size_t
 // Boost.JSON 1.81 decodes a string one byte at a time from its first escape to its end: a 5 MB
 // agent message with a `\n` every line costs about 18 instructions a byte, three quarters of a
 // verdict-nudge call. Such strings are decoded here instead, with the same rules, and the parser
-// sees a short placeholder in their place: parse_object swaps the decoded string back in its
-// result, parse_object_in_place (below) leaves the text in the caller's buffer. Anything
+// sees a short placeholder in their place (an index, never an address), and parse_object moves
+// each decoded string, which the value then owns, back into its place in the result. Anything
 // unexpected (an escape Boost.JSON would reject, a placeholder spelling already in the bytes)
 // leaves the decision to Boost.JSON, which then decides exactly as before.
 
 // Shorter strings are left to Boost.JSON: the copy and the swap would cost more than they save.
-constexpr std::size_t lifted_string_bytes = 64 * 1024;
-// In place (parse_object_in_place) nothing is swapped back, and a value Boost.JSON would copy
-// costs a page fault for each 4 KiB of it: a 20 KB command is worth decoding where it lies.
-constexpr std::size_t in_place_string_bytes = 4 * 1024;
+// From a few kilobytes on (a 20 KB command) the decode here is the cheaper one.
+constexpr std::size_t lifted_string_bytes = 4 * 1024;
 constexpr std::string_view lift_mark = "\\u0000viber-lifted:";                  // in the bytes
 constexpr std::string_view lift_text = std::string_view("\0viber-lifted:", 14); // decoded
 
@@ -335,9 +330,10 @@ Lifted lift_long_strings(std::string_view bytes) {
     if (bytes.size() < lifted_string_bytes || bytes.size() > decoded.max_size()) return lifted;
     std::size_t copied = 0; // bytes[0, copied) are in lifted.bytes
     std::size_t at = 0;
-    // Room for every byte left: only the pages a decode writes are ever touched, and a lifted
-    // string moves into the parsed value as it is.
+    // Room for every byte left, a lifted string moving into the parsed value as it is. A payload
+    // this long is mostly one long value (a message, a command), so its pages are taken at once.
     decoded.reserve(bytes.size());
+    os::expect_writes(decoded.data(), bytes.size(), decoded.capacity());
     for (;;) {
         // Outside strings a quote always opens one (in bytes Boost.JSON accepts).
         const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
@@ -403,179 +399,6 @@ bool restore_long_strings(boost::json::value& root, std::vector<boost::json::str
     return restored == strings.size();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Long string values decoded in place (parse_object_in_place)
-//
-// A 5 MB message copied once more costs as much as everything else a call does: each fresh page
-// of a copy is a page fault. So the hook's own stdin buffer holds the decoded text, and the
-// parsed value keeps only a placeholder naming where it is, which string_text reads as a view.
-// Only a value allocated from `lifted_storage()` is read that way: a value parsed any other way
-// (a transcript line, parse_object) has another resource, so a placeholder spelled in its text
-// stays text; and a parse whose own strings spell one is not kept (placeholders_are_ours).
-
-// A resource that allocates as the default one does: its address marks a value whose
-// placeholders are views. It holds no state.
-class LiftedStorage final : public boost::json::memory_resource {
-    void* do_allocate(std::size_t bytes, std::size_t align) override {
-        return boost::json::storage_ptr().get()->allocate(bytes, align);
-    }
-    void do_deallocate(void* at, std::size_t bytes, std::size_t align) override {
-        boost::json::storage_ptr().get()->deallocate(at, bytes, align);
-    }
-    bool do_is_equal(const boost::json::memory_resource& other) const noexcept override {
-        return this == &other;
-    }
-};
-
-const boost::json::storage_ptr& lifted_storage() {
-    static LiftedStorage resource;
-    static const boost::json::storage_ptr storage(&resource);
-    return storage;
-}
-
-// What follows `lift_text` in placeholder `index` for the text at [text, text + size): the
-// number, then the address and the size in hex.
-std::string placeholder_suffix(std::size_t index, const char* text, std::size_t size) {
-    char address[2 * sizeof(std::uintptr_t) + 2];
-    char length[2 * sizeof(std::size_t) + 2];
-    const auto address_end = std::to_chars(address, address + sizeof address,
-                                           reinterpret_cast<std::uintptr_t>(text), 16);
-    const auto length_end = std::to_chars(length, length + sizeof length, size, 16);
-    return std::to_string(index) + ":" + std::string(address, address_end.ptr) + ":" +
-           std::string(length, length_end.ptr);
-}
-
-// The index in a placeholder suffix; nullopt when `suffix` does not start with one.
-std::optional<std::size_t> placeholder_index(std::string_view suffix) {
-    std::size_t index = 0;
-    const auto [end, ec] = std::from_chars(suffix.data(), suffix.data() + suffix.size(), index);
-    if (ec != std::errc() || end == suffix.data() + suffix.size() || *end != ':')
-        return std::nullopt;
-    return index;
-}
-
-// The text a placeholder suffix names; nullopt when it is not one.
-std::optional<std::string_view> placeholder_text(std::string_view suffix) {
-    if (!placeholder_index(suffix)) return std::nullopt;
-    suffix.remove_prefix(suffix.find(':') + 1);
-    const std::size_t colon = suffix.find(':');
-    if (colon == std::string_view::npos) return std::nullopt;
-    std::uintptr_t address = 0;
-    std::size_t size = 0;
-    const char* const end = suffix.data() + suffix.size();
-    if (std::from_chars(suffix.data(), suffix.data() + colon, address, 16).ec != std::errc() ||
-        std::from_chars(suffix.data() + colon + 1, end, size, 16).ptr != end)
-        return std::nullopt;
-    return std::string_view(reinterpret_cast<const char*>(address), size);
-}
-
-// True when the string opening at `open` is an object member's value: in bytes Boost.JSON
-// accepts, a quote after a colon (and whitespace) opens a value, never a key.
-bool opens_member_value(std::string_view bytes, std::size_t open) {
-    while (open > 0) {
-        const char c = bytes[--open];
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return c == ':';
-    }
-    return false;
-}
-
-// What the in-place pass found.
-struct InPlace {
-    enum class Outcome {
-        untouched, // nothing lifted, the buffer is as read: parse it as parse_object does
-        rejected,  // a lifted value holds what Boost.JSON rejects: so does the payload
-        lifted,
-    } outcome = Outcome::untouched;
-    std::string bytes; // the payload with each lifted body replaced by a placeholder
-    std::vector<std::string> suffixes;       // each placeholder's, after `lift_mark`
-    std::vector<std::string_view> texts;     // each lifted value's decoded text
-    std::vector<std::size_t> placeholder_at; // offset of each placeholder body in `bytes`
-};
-
-InPlace lift_in_place(std::string& buffer) {
-    InPlace lifted;
-    const std::string_view bytes = buffer;
-    if (bytes.size() < in_place_string_bytes) return lifted;
-    // A short string is decoded here first, so the buffer changes only under a string known to
-    // be long; a long one that is not a member's value (a key, an array element) goes to `aside`.
-    // The scratch is uninitialised: a page of it is touched only where a decode writes (most
-    // strings are short), and on a virtual machine each page a call touches costs microseconds.
-    const std::unique_ptr<char[]> scratch(new char[in_place_string_bytes]);
-    std::unique_ptr<char[]> aside;
-    std::size_t copied = 0; // bytes[0, copied) are in lifted.bytes
-    std::size_t at = 0;
-    bool written = false; // the buffer no longer holds the payload's text
-    const auto fail = [&] {
-        lifted.outcome = written ? InPlace::Outcome::rejected : InPlace::Outcome::untouched;
-        return std::move(lifted);
-    };
-    for (;;) {
-        const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
-        if (quote == nullptr) break;
-        const auto open = static_cast<std::size_t>(static_cast<const char*>(quote) - bytes.data());
-        const std::size_t bound = std::min(bytes.size(), open + 1 + in_place_string_bytes);
-        const DecodedBody head = decode_string(bytes.substr(0, bound), open + 1, scratch.get());
-        if (head.close != std::string_view::npos) {
-            at = head.close + 1;
-            continue;
-        }
-        if (bound == bytes.size()) return fail();
-        DecodedBody body;
-        if (opens_member_value(bytes, open)) {
-            body = decode_string(bytes, open + 1, buffer.data() + open + 1);
-            written = written || body.escaped;
-            // Boost.JSON rejects this body, so the payload is rejected whatever was written.
-            if (body.close == std::string_view::npos) return fail();
-            const std::string_view text(buffer.data() + open + 1, body.size);
-            lifted.suffixes.push_back(
-                placeholder_suffix(lifted.texts.size(), text.data(), text.size()));
-            lifted.texts.push_back(text);
-            lifted.bytes.append(bytes.data() + copied, open + 1 - copied);
-            lifted.placeholder_at.push_back(lifted.bytes.size());
-            lifted.bytes += lift_mark;
-            lifted.bytes += lifted.suffixes.back();
-            copied = body.close;
-        } else {
-            if (!aside) aside.reset(new char[bytes.size()]);
-            body = decode_string(bytes, open + 1, aside.get());
-            if (body.close == std::string_view::npos) return fail();
-        }
-        at = body.close + 1;
-    }
-    if (lifted.texts.empty()) return lifted;
-    lifted.bytes.append(bytes.data() + copied, bytes.size() - copied);
-    lifted.outcome = InPlace::Outcome::lifted;
-    return lifted;
-}
-
-// True when the placeholders in `root` are exactly the lifted ones, each once: no string of the
-// payload itself reads as one.
-bool placeholders_are_ours(const boost::json::value& root,
-                           const std::vector<std::string>& suffixes) {
-    std::vector<bool> seen(suffixes.size(), false);
-    std::size_t found = 0;
-    std::vector<const boost::json::value*> stack{&root};
-    while (!stack.empty()) {
-        const boost::json::value* value = stack.back();
-        stack.pop_back();
-        if (value->is_object()) {
-            for (const auto& member : value->get_object()) stack.push_back(&member.value());
-        } else if (value->is_array()) {
-            for (const auto& element : value->get_array()) stack.push_back(&element);
-        } else if (value->is_string()) {
-            const std::string_view text(value->get_string().data(), value->get_string().size());
-            if (!text.starts_with(lift_text)) continue;
-            const std::string_view suffix = text.substr(lift_text.size());
-            const std::optional<std::size_t> index = placeholder_index(suffix);
-            if (!index || *index >= suffixes.size() || seen[*index] || suffix != suffixes[*index])
-                return false;
-            seen[*index] = true;
-            ++found;
-        }
-    }
-    return found == suffixes.size();
-}
-
 boost::json::parse_options payload_options() {
     boost::json::parse_options options;
     options.max_depth = 1024;
@@ -622,39 +445,9 @@ std::optional<boost::json::object> parse_object(std::string_view bytes) {
     return std::move(value.as_object());
 }
 
-std::optional<boost::json::object> parse_object_in_place(std::string& bytes) {
-    InPlace lifted = lift_in_place(bytes);
-    if (lifted.outcome == InPlace::Outcome::untouched) return parse_object(bytes);
-    if (lifted.outcome == InPlace::Outcome::rejected) return std::nullopt;
-    // The bytes left to Boost.JSON are few: rewriting a lone surrogate there costs nothing, and
-    // the lifted values had theirs decoded as U+FFFD already.
-    replace_lone_surrogates(lifted.bytes.data(), lifted.bytes.size());
-    boost::system::error_code ec;
-    boost::json::value value =
-        boost::json::parse(lifted.bytes, ec, lifted_storage(), payload_options());
-    if (ec || !value.is_object()) return std::nullopt;
-    if (placeholders_are_ours(value, lifted.suffixes)) return std::move(value.as_object());
-    // A string of the payload spells a placeholder: the decoded values go back in as JSON text,
-    // and the whole is parsed with no view.
-    std::string whole;
-    std::size_t copied = 0;
-    for (std::size_t i = 0; i < lifted.texts.size(); ++i) {
-        const std::size_t at = lifted.placeholder_at[i];
-        whole.append(lifted.bytes, copied, at - copied);
-        const std::string quoted = boost::json::serialize(
-            boost::json::string_view(lifted.texts[i].data(), lifted.texts[i].size()));
-        whole.append(quoted, 1, quoted.size() - 2); // without its quotes
-        copied = at + lift_mark.size() + lifted.suffixes[i].size();
-    }
-    whole.append(lifted.bytes, copied);
-    return parse_object(whole);
-}
-
 std::optional<std::string_view> string_text(const boost::json::value& value) {
     if (!value.is_string()) return std::nullopt;
-    const std::string_view text(value.get_string().data(), value.get_string().size());
-    if (!text.starts_with(lift_text) || value.storage() != lifted_storage()) return text;
-    return placeholder_text(text.substr(lift_text.size())).value_or(text);
+    return std::string_view(value.get_string().data(), value.get_string().size());
 }
 
 std::optional<std::string_view> string_field(const boost::json::object& obj, std::string_view key) {
