@@ -439,8 +439,7 @@ public:
     void take(std::string_view token) {
         token = strip_wrapping(token);
         if (token.empty()) return;
-        if (settle_by_listing_ && !has_name_byte(token) && root_names_.excludes(token))
-            return;
+        if (settle_by_listing_ && !has_name_byte(token) && root_names_.excludes(token)) return;
         // A path such as `src/a.ts`, path-shaped and already in its one spelling, counts whatever
         // the disk holds, and it is the key of its own file in the counted set: that set is its
         // memo too, so it takes one probe and no copy until it counts.

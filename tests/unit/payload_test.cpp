@@ -618,8 +618,8 @@ const std::string every_escape =
 BOOST_AUTO_TEST_CASE(every_escape_form_reads_as_boost_json_reads_it) {
     const std::string body = long_text(every_escape);
     same_as_boost_json(R"({"agent_type":"viber:x","last_assistant_message":")" + body +
-                          R"(","n":1,"t":true,"list":[")" + body + R"(",{"deep":")" + body +
-                          R"("}]})");
+                       R"(","n":1,"t":true,"list":[")" + body + R"(",{"deep":")" + body +
+                       R"("}]})");
     const auto obj = parse_object(R"({"m":")" + body + R"("})");
     BOOST_REQUIRE(obj);
     const auto& message = obj->at("m").get_string();
@@ -679,9 +679,9 @@ BOOST_AUTO_TEST_CASE(escapes_at_every_offset_of_a_vector_read_alike) {
 
 BOOST_AUTO_TEST_CASE(long_keys_array_elements_and_invalid_utf8_read_alike) {
     same_as_boost_json(R"({")" + long_text(R"(k\n)") + R"(" : "v", "m" :  ")" +
-                          long_text("\xFF\\n\xC3") + R"("})");
+                       long_text("\xFF\\n\xC3") + R"("})");
     same_as_boost_json(R"({"a":[")" + long_text(R"(e\n)") + R"(", ")" + long_text(R"(f\t)") +
-                          R"("],"m":")" + long_text(R"(x\n)") + R"("})");
+                       R"("],"m":")" + long_text(R"(x\n)") + R"("})");
 }
 
 BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
@@ -714,7 +714,7 @@ BOOST_AUTO_TEST_CASE(a_payload_spelling_a_placeholder_reads_alike) {
         same_as_boost_json(R"({"m":")" + body + R"(","z":[")" + spoof + R"("]})");
         // With invalid UTF-8 and every escape in the long value.
         same_as_boost_json(R"({"a":")" + spoof + R"(","m":")" + long_text(every_escape) +
-                              "\xFF\xC3" + R"("})");
+                           "\xFF\xC3" + R"("})");
     }
 }
 

@@ -492,9 +492,9 @@ BOOST_AUTO_TEST_CASE(the_listed_files_are_bounded_in_characters) {
 // answer of judging every token.
 namespace {
 
-using viber::plan_gate::detail::Tokens;
 using viber::plan_gate::detail::plan_file_files_with;
 using viber::plan_gate::detail::plan_files_with;
+using viber::plan_gate::detail::Tokens;
 
 // Random plans from pieces that take every branch of the classes: bare names of the root
 // (in other cases too), words sharing an entry's length and end letters, wrapping on either
