@@ -1,8 +1,8 @@
 // payload.cpp: the bounded stdin reader and top-level key access on the hook payload.
 #include "common/payload.hpp"
 
-#include "common/cpu.hpp"
-#include "common/simd.hpp"
+#include "common/fast/buffer.hpp"
+#include "common/fast/json_string.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -34,32 +34,6 @@ std::string_view strip_bom(std::string_view bytes) {
 
 namespace {
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// The code unit of a `\uXXXX` escape whose backslash is at `at`; -1 when it is not one.
-long escaped_unit(const char* bytes, std::size_t size, std::size_t at) {
-    if (size - at < 6 || bytes[at] != '\\' || bytes[at + 1] != 'u') return -1;
-    long unit = 0;
-    for (std::size_t i = at + 2; i < at + 6; ++i) {
-        const int digit = hex_digit(bytes[i]);
-        if (digit < 0) return -1;
-        unit = unit * 16 + digit;
-    }
-    return unit;
-}
-
-bool is_high_surrogate(long unit) {
-    return unit >= 0xD800 && unit <= 0xDBFF;
-}
-bool is_low_surrogate(long unit) {
-    return unit >= 0xDC00 && unit <= 0xDFFF;
-}
-
 // The offset of the first lone surrogate escape at or after `at`; `size` when there is none.
 // Every backslash starts an escape (outside strings a backslash is not JSON at all), so going
 // from one escape to the next keeps `\\ud800` an escaped backslash followed by `ud800`.
@@ -72,14 +46,14 @@ std::size_t next_lone_surrogate(const char* bytes, std::size_t size, std::size_t
             at += 2; // `\\`, `\"`, `\n`...: the escaped byte never starts another escape
             continue;
         }
-        const long unit = escaped_unit(bytes, size, at);
+        const long unit = fast::escaped_unit(bytes, size, at);
         if (unit < 0) {
             at += 2; // `\\`, `\"`, `\n`...: the escaped byte never starts another escape
             continue;
         }
-        if (is_low_surrogate(unit)) return at;
-        if (is_high_surrogate(unit)) {
-            if (!is_low_surrogate(escaped_unit(bytes, size, at + 6))) return at;
+        if (fast::is_low_surrogate(unit)) return at;
+        if (fast::is_high_surrogate(unit)) {
+            if (!fast::is_low_surrogate(fast::escaped_unit(bytes, size, at + 6))) return at;
             at += 12; // a valid pair
             continue;
         }
@@ -105,212 +79,6 @@ constexpr std::size_t lifted_string_bytes = 4 * 1024;
 constexpr std::string_view lift_mark = "\\u0000viber-lifted:";                  // in the bytes
 constexpr std::string_view lift_text = std::string_view("\0viber-lifted:", 14); // decoded
 
-// Writes `cp` as UTF-8 at `out`; returns the bytes written (at most 4, never more than the 6 of
-// the escape it came from).
-std::size_t put_utf8(char* out, unsigned cp) {
-    if (cp < 0x80) {
-        out[0] = static_cast<char>(cp);
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = static_cast<char>(0xC0 | (cp >> 6));
-        out[1] = static_cast<char>(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = static_cast<char>(0xE0 | (cp >> 12));
-        out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = static_cast<char>(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = static_cast<char>(0xF0 | (cp >> 18));
-    out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = static_cast<char>(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-bool is_special_byte(char c) {
-    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
-}
-
-// Copies the plain run of string body bytes from `at` (up to the first `"`, `\` or control byte,
-// or `size`) to `out`, and returns where the run ends. `out` is a buffer of its own or lies at or
-// before `data + at` (decoding in place): every byte is read before anything is written over it.
-// A vector at a time where there are vectors (the run's bytes copied as they are scanned; `V`
-// gives the width, a load, a store and the compares of special_bytes), else eight bytes a step
-// (WordRun::holds_special_byte);
-// the last few bytes one at a time.
-// The vector types pass only between functions flattened into one (decode_string_avx2), so
-// their calling convention never matters.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-// The mask of a vector's special bytes: `"`, `\` and the control bytes (at most 0x1F).
-template <class V> inline std::uint64_t special_bytes(typename V::Bytes bytes) {
-    return V::bits(V::either(V::either(V::eq(bytes, V::splat('"')), V::eq(bytes, V::splat('\\'))),
-                             V::at_most(bytes, 0x1F)));
-}
-
-template <class V>
-inline std::size_t copy_plain_run(const char* data, std::size_t size, std::size_t at, char* out) {
-    const std::size_t start = at;
-    if constexpr (V::width > 0) {
-        // In place, `out` trails the input by the bytes the escapes so far saved: from a vector's
-        // width on, a whole vector stored at `out` ends before the first byte not yet read. A
-        // buffer of its own has room for every byte left, so a whole vector always fits.
-        const std::uintptr_t trail =
-            reinterpret_cast<std::uintptr_t>(data + at) - reinterpret_cast<std::uintptr_t>(out);
-        const bool far_behind = trail >= V::width;
-        for (; at + V::width <= size; at += V::width) {
-            const auto bytes = V::load(data + at);
-            if (const std::uint64_t mask = special_bytes<V>(bytes); mask != 0) {
-                const auto plain = static_cast<std::size_t>(std::countr_zero(mask));
-                // The whole vector when that writes over nothing unread (the bytes past the run
-                // are written again by what follows it), else only the run.
-                if (far_behind)
-                    V::store(out + (at - start), bytes);
-                else
-                    std::memmove(out + (at - start), data + at, plain);
-                return at + plain;
-            }
-            // Before the trail reaches a vector's width, a store could reach bytes not read yet.
-            if (far_behind)
-                V::store(out + (at - start), bytes);
-            else
-                std::memmove(out + (at - start), data + at, V::width);
-        }
-    } else {
-        for (std::uint64_t word = 0; at + 8 <= size; at += 8) {
-            std::memcpy(&word, data + at, 8);
-            if (V::holds_special_byte(word)) break;
-        }
-        std::memmove(out, data + start, at - start);
-    }
-    for (; at < size && !is_special_byte(data[at]); ++at) out[at - start] = data[at];
-    return at;
-}
-
-// The vector widths copy_plain_run takes (common/simd.hpp): SSE2 on every x86-64 CPU, and AVX2
-// chosen at run time in a GCC build, whose flatten compiles decode_string and its run copy into
-// one function for that target. Elsewhere, words.
-#if VIBER_SIMD_X86
-using PlainRun = simd::Sse2;
-#else
-struct WordRun {
-    static constexpr std::size_t width = 0;
-    // True when one of the 8 bytes in `word` is `"`, `\` or a control byte (below 0x20): the
-    // bytes a string body cannot hold as they are.
-    static bool holds_special_byte(std::uint64_t word) {
-        constexpr std::uint64_t ones = 0x0101010101010101ull;
-        constexpr std::uint64_t highs = 0x8080808080808080ull;
-        const auto has_zero = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
-        return has_zero(word ^ (ones * '"')) || has_zero(word ^ (ones * '\\')) ||
-               ((word - ones * 0x20) & ~word & highs) != 0;
-    }
-};
-using PlainRun = WordRun;
-#endif
-
-// One decoded string body: where its closing quote is, how long the decoded text is, whether the
-// body held an escape, and whether one of those was a lone surrogate.
-struct DecodedBody {
-    std::size_t close = std::string_view::npos; // npos: Boost.JSON rejects the body
-    std::size_t size = 0;
-    bool escaped = false;
-    bool lone_surrogate = false;
-};
-
-// Decodes the string body that starts at `at` (just after its opening quote) into `out`, which
-// has room for every byte left in `bytes` (a decoded body is never longer than its spelling) and
-// may be `bytes.data() + at` itself (decoding in place), as
-// Boost.JSON does with invalid UTF-8 allowed and after replace_lone_surrogates: any byte from
-// 0x20 but `"` and `\` as it is, the nine escapes, `\uXXXX` with surrogates in pairs and a lone
-// one as U+FFFD. `close` is npos when the body holds what Boost.JSON rejects or never ends.
-template <class Run>
-inline DecodedBody decode_string_with(std::string_view bytes, std::size_t at, char* out) {
-    DecodedBody body;
-    const char* const data = bytes.data();
-    const std::size_t size = bytes.size();
-    std::size_t put = 0;
-    for (;;) {
-        const std::size_t run = copy_plain_run<Run>(data, size, at, out + put);
-        put += run - at;
-        at = run;
-        if (at == size) return body;
-        if (data[at] == '"') {
-            body.close = at;
-            body.size = put;
-            return body;
-        }
-        if (data[at] != '\\' || at + 1 == size) return body; // a control byte
-        body.escaped = true;
-        const char kind = data[at + 1];
-        at += 2;
-        switch (kind) {
-        case '"':
-        case '\\':
-        case '/':
-            out[put++] = kind;
-            break;
-        case 'b':
-            out[put++] = '\b';
-            break;
-        case 'f':
-            out[put++] = '\f';
-            break;
-        case 'n':
-            out[put++] = '\n';
-            break;
-        case 'r':
-            out[put++] = '\r';
-            break;
-        case 't':
-            out[put++] = '\t';
-            break;
-        case 'u': {
-            const long unit = escaped_unit(data, size, at - 2);
-            if (unit < 0) return body;
-            at += 4;
-            const long low = is_high_surrogate(unit) ? escaped_unit(data, size, at) : -1;
-            if (is_low_surrogate(low)) {
-                at += 6;
-                put +=
-                    put_utf8(out + put, 0x10000 + ((static_cast<unsigned>(unit) - 0xD800) << 10) +
-                                            (static_cast<unsigned>(low) - 0xDC00));
-            } else if (is_high_surrogate(unit) || is_low_surrogate(unit)) {
-                // The escape after a lone high one is read on its own, as replace_lone_surrogates
-                // leaves it.
-                body.lone_surrogate = true;
-                put += put_utf8(out + put, 0xFFFD);
-            } else {
-                put += put_utf8(out + put, static_cast<unsigned>(unit));
-            }
-            break;
-        }
-        default:
-            return body;
-        }
-    }
-}
-
-#if VIBER_SIMD_WIDE
-__attribute__((target("avx2"), flatten)) DecodedBody decode_string_avx2(std::string_view bytes,
-                                                                        std::size_t at, char* out) {
-    return decode_string_with<simd::Avx2>(bytes, at, out);
-}
-#endif
-
-#pragma GCC diagnostic pop
-
-DecodedBody decode_string(std::string_view bytes, std::size_t at, char* out) {
-#if VIBER_SIMD_WIDE
-    // Long bodies only: a short one is done before the wider loop pays for itself.
-    if (bytes.size() - at >= 4096 && cpu::has_avx2()) return decode_string_avx2(bytes, at, out);
-#endif
-    return decode_string_with<PlainRun>(bytes, at, out);
-}
-
 // `bytes` with each long escaped string value replaced by a placeholder, and the decoded strings
 // (each decoded straight into the string the parsed value will own). `lifted` is false when
 // nothing is worth lifting or something is off (then Boost.JSON parses the bytes). `complete`
@@ -333,13 +101,13 @@ Lifted lift_long_strings(std::string_view bytes) {
     // Room for every byte left, a lifted string moving into the parsed value as it is. A payload
     // this long is mostly one long value (a message, a command), so its pages are taken at once.
     decoded.reserve(bytes.size());
-    os::expect_writes(decoded.data(), bytes.size(), decoded.capacity());
+    fast::expect_writes(decoded.data(), bytes.size(), decoded.capacity());
     for (;;) {
         // Outside strings a quote always opens one (in bytes Boost.JSON accepts).
         const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
         if (quote == nullptr) break;
         const auto open = static_cast<std::size_t>(static_cast<const char*>(quote) - bytes.data());
-        const DecodedBody body = decode_string(bytes, open + 1, decoded.data());
+        const fast::DecodedString body = fast::decode_string(bytes, open + 1, decoded.data());
         if (body.close == std::string_view::npos) return lifted;
         at = body.close + 1;
         bool lift = body.close - open - 1 >= lifted_string_bytes && body.escaped;

@@ -9,11 +9,11 @@
 // bytes) until the caller says which reviewer decides.
 #include "common/transcript.hpp"
 
-#include "common/cpu.hpp"
+#include "common/fast/buffer.hpp"
+#include "common/fast/line_scan.hpp"
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/payload.hpp"
-#include "common/simd.hpp"
 
 #include <algorithm>
 #include <array>
@@ -38,19 +38,9 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // The prefilter
 
-// Each needle is found by two of its bytes, chosen to be rare in transcripts (an uppercase letter,
-// `_`, `-`, `>`, or a pair rare together), compared a whole vector of positions at a time (16 with
-// SSE2, 32 with AVX2, 64 with AVX-512BW); a memcmp then confirms the match. A vector kernel looks
-// for the first probe byte at each position itself, so every needle shares that one load (with
-// the newline compare), and for the second `second - first` bytes on: adjacent probe bytes share
-// the second load too. Unaligned loads, more than compares, are what a block costs.
-struct NeedleSpec {
-    std::string_view text;
-    unsigned first;  // offset of the first probe byte
-    unsigned second; // offset of the second probe byte, after the first
-};
-
-constexpr std::array<NeedleSpec, detail::needle_count> needles{{
+// The needles the line kinds are told apart by, each found by two of its bytes (fast/line_scan.hpp)
+// chosen to be rare in transcripts (an uppercase letter, `_`, `-`, `>`, or a pair rare together).
+constexpr std::array<fast::LineNeedle, detail::needle_count> needles{{
     {"permission-mode", 10, 11}, // "-m"
     {"permissionMode", 9, 10},   // "nM"
     {"\"Skill\"", 1, 2},         // "Sk"
@@ -62,245 +52,23 @@ constexpr std::array<NeedleSpec, detail::needle_count> needles{{
     {"<command-message>viber:", 16, 17}, // ">v"
     {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
 }};
-
-// A vector kernel confirms a needle this many bytes before the position it found: the buffer keeps
-// that much before its first unscanned byte, zero where no data is.
-constexpr std::size_t look_behind = [] {
-    std::size_t most = 0;
-    for (const auto& n : needles) most = n.first > most ? n.first : most;
-    return most;
-}();
 static_assert([] {
     for (const auto& n : needles)
         if (n.second <= n.first || n.second >= n.text.size()) return false;
     return true;
 }());
 
+// The read buffer keeps this much before its first unscanned byte and after its last byte, zero
+// where no data is (the line scan's buffer contract).
+constexpr std::size_t look_behind = fast::look_behind_of(needles);
+constexpr std::size_t buffer_padding = fast::line_scan_padding(needles);
 constexpr std::size_t longest_needle = [] {
     std::size_t longest = 0;
     for (const auto& n : needles) longest = n.text.size() > longest ? n.text.size() : longest;
     return longest;
 }();
-
-// Bytes past the data that the kernels may read: the widest probe offset plus one 64-byte vector,
-// and a full needle for the confirming memcmp. They are zero, and no needle holds a zero byte.
-constexpr std::size_t buffer_padding = 128;
-static_assert(buffer_padding >= 16 + 64 + longest_needle);
 // A buffer index and the file offset it holds are equal modulo this (a cache line).
 constexpr std::size_t read_alignment = 64;
-
-inline bool confirm(const char* at, std::size_t needle) {
-    const auto& text = needles[needle].text;
-    return std::memcmp(at, text.data(), text.size()) == 0;
-}
-
-// Scans positions [from, to) of `data` (readable up to to + buffer_padding) and reports, in
-// position order, every newline (sink.newline(i)) and every start of a needle in `Mask`
-// (sink.hit(i, needle)). sink.newline returns false when the needles it wants change after that
-// line: the kernel then stops and returns the position after the newline, else it returns `to`.
-// The portable kernel: a table from a byte to the needles that open with it keeps the per-byte
-// work to one lookup on the common path.
-template <std::uint32_t Mask, class Sink>
-std::size_t kernel_scalar(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    std::array<std::uint32_t, 256> opens{};
-    for (std::size_t k = 0; k < needles.size(); ++k) {
-        if ((Mask >> k) & 1u) opens[static_cast<unsigned char>(needles[k].text[0])] |= 1u << k;
-    }
-    for (std::size_t i = from; i < to; ++i) {
-        const auto c = static_cast<unsigned char>(data[i]);
-        if (c == '\n') {
-            if (!sink.newline(i)) return i + 1;
-            continue;
-        }
-        for (std::uint32_t maybe = opens[c]; maybe != 0; maybe &= maybe - 1) {
-            const auto k = static_cast<unsigned>(__builtin_ctz(maybe));
-            if (confirm(data + i, k)) sink.hit(i, k);
-        }
-    }
-    return to;
-}
-
-// The vector types of the wider kernels pass only between functions flattened into one, so their
-// calling convention never matters.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-// A block of positions where the vector kernel found events, as `V::bits` gives them: every event,
-// the newlines, and each wanted needle's probe matches.
-struct EventBlock {
-    std::size_t block;
-    std::uint64_t events;
-    std::uint64_t newlines;
-    std::uint64_t per_needle[detail::needle_count];
-};
-
-// The vector kernel hands its event blocks to the sink this many at a time: no vector register
-// survives a call, so each call out of the loop saves and reloads every pinned splat, and a
-// transcript has an event (a newline at least) in most blocks of a short line.
-constexpr std::size_t event_batch = 16;
-// handle_events() when every event was handled.
-constexpr std::size_t events_handled = static_cast<std::size_t>(-1);
-
-// Hands the events of `count` event blocks to the sink in position order: sink.newline(i) for a
-// newline, sink.hit(i, needle) for a needle its memcmp confirms. Returns events_handled, or the
-// position after a newline for which sink.newline returned false (the events after it are left).
-// Out of line and in general-purpose registers: the vector loop stays small, and calls into the
-// sink are made with no vector register live.
-template <std::uint32_t Mask, unsigned per_byte, class Sink>
-[[gnu::noinline]] std::size_t handle_events(const char* data, const EventBlock* blocks,
-                                            std::size_t count, Sink& sink) {
-    constexpr std::uint64_t lane_ones = (std::uint64_t{1} << per_byte) - 1;
-    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
-    for (std::size_t b = 0; b < count; ++b) {
-        const EventBlock& found = blocks[b];
-        std::uint64_t events = found.events;
-        while (events != 0) {
-            const auto bit = static_cast<unsigned>(__builtin_ctzll(events));
-            const unsigned lane = bit / per_byte;
-            events &= ~(lane_ones << (lane * per_byte));
-            const std::size_t pos = found.block + lane;
-            if ((found.newlines >> bit) & 1u) {
-                if (!sink.newline(pos)) return pos + 1;
-                continue;
-            }
-            // Unrolled, so each confirming memcmp has a constant size and is inlined.
-#pragma GCC unroll 16
-            for (std::size_t k = 0; k < needles.size(); ++k) {
-                if (wanted(k) && ((found.per_needle[k] >> bit) & 1u) &&
-                    confirm(data + pos - needles[k].first, k))
-                    sink.hit(pos - needles[k].first, static_cast<unsigned>(k));
-            }
-        }
-    }
-    return events_handled;
-}
-
-// The vector kernel, one template over the vector width `V` (common/simd.hpp): splats of the probe
-// bytes, pinned so that none is rebuilt inside the loop, compared with unaligned loads; `bits`
-// turns a compare result into a 64-bit mask of `bits_per_byte` set bits per matching position.
-// Only the needles in `Mask` are looked for: a hook never pays for a needle it cannot want.
-// Positions are those of the first probe byte: the kernel reads `look_behind` bytes before `from`.
-// Blocks with events are gathered and handed on event_batch at a time (handle_events); a sink
-// that stops the kernel at a newline leaves the blocks gathered after it to the next call.
-template <class V, std::uint32_t Mask, class Sink>
-inline std::size_t kernel_vector(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    using Bytes = typename V::Bytes;
-    using Lanes = typename V::Lanes;
-    constexpr std::size_t width = V::width;
-    constexpr unsigned per_byte = V::bits_per_byte;
-    const Bytes newline = V::pin(V::splat('\n'));
-    constexpr auto wanted = [](std::size_t k) { return ((Mask >> k) & 1u) != 0; };
-    Bytes first_byte[detail::needle_count];
-    Bytes second_byte[detail::needle_count];
-    // Only the needles looked for: a pinned splat is never dropped, and a short call (one line
-    // searched for one needle) would pay for them all.
-#pragma GCC unroll 16
-    for (std::size_t k = 0; k < needles.size(); ++k) {
-        if (!wanted(k)) continue;
-        first_byte[k] = V::pin(V::splat(needles[k].text[needles[k].first]));
-        second_byte[k] = V::pin(V::splat(needles[k].text[needles[k].second]));
-    }
-    EventBlock gathered[event_batch];
-    std::size_t count = 0;
-    for (std::size_t block = from; block < to; block += width) {
-        const char* at = data + block;
-        Lanes match[detail::needle_count];
-        const Bytes head = V::load(at);
-        Lanes any = V::eq(head, newline); // newlines count as events too
-        const Lanes newline_lanes = any;
-        // Unrolled, every probe offset and byte is a constant and shared loads are merged.
-#pragma GCC unroll 16
-        for (std::size_t k = 0; k < needles.size(); ++k) {
-            if (!wanted(k)) continue;
-            match[k] = V::both(
-                V::eq(head, first_byte[k]),
-                V::eq(V::load(at + (needles[k].second - needles[k].first)), second_byte[k]));
-            any = V::either(any, match[k]);
-        }
-        if (V::none(any)) continue;
-        EventBlock& found = gathered[count++];
-        found.block = block;
-        found.events = V::bits(any);
-        if (to - block < width) found.events &= (std::uint64_t{1} << ((to - block) * per_byte)) - 1;
-        found.newlines = V::bits(newline_lanes);
-#pragma GCC unroll 16
-        for (std::size_t k = 0; k < needles.size(); ++k)
-            if (wanted(k)) found.per_needle[k] = V::bits(match[k]);
-        if (count == event_batch) {
-            V::leave();
-            const std::size_t stop = handle_events<Mask, per_byte>(data, gathered, count, sink);
-            if (stop != events_handled) return stop;
-            count = 0;
-        }
-    }
-    V::leave();
-    const std::size_t stop = handle_events<Mask, per_byte>(data, gathered, count, sink);
-    return stop != events_handled ? stop : to;
-}
-
-#if VIBER_SIMD_X86
-// x86-64 only: SSE2 is in every x86-64 CPU; AVX2 and AVX-512BW are chosen at run time. Each kernel
-// entry is flattened so the template and the operations (common/simd.hpp) are compiled into one
-// function for that target (the sink's end of line is kept out of line, see Scanner::end_line).
-template <std::uint32_t Mask, class Sink>
-__attribute__((flatten)) std::size_t kernel_sse2(const char* data, std::size_t from, std::size_t to,
-                                                 Sink& sink) {
-    return kernel_vector<simd::Sse2, Mask>(data, from, to, sink);
-}
-#if VIBER_SIMD_WIDE
-template <std::uint32_t Mask, class Sink>
-__attribute__((target("avx2"), flatten)) std::size_t kernel_avx2(const char* data, std::size_t from,
-                                                                 std::size_t to, Sink& sink) {
-    return kernel_vector<simd::Avx2, Mask>(data, from, to, sink);
-}
-template <std::uint32_t Mask, class Sink>
-__attribute__((target("avx512f,avx512bw"), flatten)) std::size_t
-kernel_avx512(const char* data, std::size_t from, std::size_t to, Sink& sink) {
-    return kernel_vector<simd::Avx512, Mask>(data, from, to, sink);
-}
-#endif
-#endif
-
-#if VIBER_SIMD_NEON
-// NEON is in every aarch64 CPU.
-template <std::uint32_t Mask, class Sink>
-__attribute__((flatten)) std::size_t kernel_neon(const char* data, std::size_t from, std::size_t to,
-                                                 Sink& sink) {
-    return kernel_vector<simd::Neon, Mask>(data, from, to, sink);
-}
-#endif
-
-detail::Kernel resolve(detail::Kernel kernel) {
-    if (kernel != detail::Kernel::best && detail::kernel_supported(kernel)) return kernel;
-    if (detail::kernel_supported(detail::Kernel::avx512)) return detail::Kernel::avx512;
-    if (detail::kernel_supported(detail::Kernel::avx2)) return detail::Kernel::avx2;
-    if (detail::kernel_supported(detail::Kernel::sse2)) return detail::Kernel::sse2;
-    if (detail::kernel_supported(detail::Kernel::neon)) return detail::Kernel::neon;
-    return detail::Kernel::scalar;
-}
-
-template <std::uint32_t Mask, class Sink>
-std::size_t run_kernel_for(detail::Kernel kernel, const char* data, std::size_t from,
-                           std::size_t to, Sink& sink) {
-    switch (kernel) {
-#if VIBER_SIMD_WIDE
-    case detail::Kernel::avx512:
-        return kernel_avx512<Mask>(data, from, to, sink);
-    case detail::Kernel::avx2:
-        return kernel_avx2<Mask>(data, from, to, sink);
-#endif
-#if VIBER_SIMD_X86
-    case detail::Kernel::sse2:
-        return kernel_sse2<Mask>(data, from, to, sink);
-#endif
-#if VIBER_SIMD_NEON
-    case detail::Kernel::neon:
-        return kernel_neon<Mask>(data, from, to, sink);
-#endif
-    default:
-        return kernel_scalar<Mask>(data, from, to, sink);
-    }
-}
 
 constexpr std::uint32_t needle_bit(detail::Needle needle) {
     return 1u << needle;
@@ -333,23 +101,23 @@ constexpr std::uint32_t gate_verdict_set = gate_dispatch_set | verdict_needles;
 // Runs the kernel compiled for the first of `Sets` that holds `wanted` (all needles when none
 // does); returns what the kernel returns.
 template <std::uint32_t... Sets, class Sink>
-std::size_t run_kernel_in(detail::Kernel kernel, std::uint32_t wanted, const char* data,
+std::size_t run_kernel_in(fast::LineKernel kernel, std::uint32_t wanted, const char* data,
                           std::size_t from, std::size_t to, Sink& sink) {
     std::size_t next = to;
-    const bool ran = (((wanted & ~Sets) == 0 &&
-                       (next = run_kernel_for<Sets>(kernel, data, from, to, sink), true)) ||
-                      ...);
-    return ran ? next : run_kernel_for<all_needles>(kernel, data, from, to, sink);
+    const bool ran =
+        (((wanted & ~Sets) == 0 &&
+          (next = fast::scan_lines<needles, Sets>(kernel, data, from, to, sink), true)) ||
+         ...);
+    return ran ? next : fast::scan_lines<needles, all_needles>(kernel, data, from, to, sink);
 }
 
 template <class Sink>
-std::size_t run_kernel(detail::Kernel kernel, std::uint32_t wanted, const char* data,
+std::size_t run_kernel(fast::LineKernel kernel, std::uint32_t wanted, const char* data,
                        std::size_t from, std::size_t to, Sink& sink) {
     return run_kernel_in<hints_set, hints_set | entry_needles, gate_set, gate_set | entry_needles,
                          gate_dispatch_set, gate_dispatch_set | entry_needles, gate_verdict_set,
                          gate_verdict_set | entry_needles>(kernel, wanted, data, from, to, sink);
 }
-#pragma GCC diagnostic pop
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -684,9 +452,9 @@ private:
     };
 
 public:
-    Scanner(const Request& request, detail::Kernel kernel, std::size_t buffer_size,
+    Scanner(const Request& request, fast::LineKernel kernel, std::size_t buffer_size,
             std::size_t window_entries)
-        : request_(request), kernel_(resolve(kernel)),
+        : request_(request), kernel_(fast::resolve(kernel)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size),
           window_capacity_(window_entries < 2 ? 2 : window_entries),
           singles_(request.paired_agents.size()), pairing_(request.paired_agents) {}
@@ -1038,7 +806,7 @@ private:
             else if (window_.capacity() < second_window_entries)
                 window_.reserve(std::min(window_capacity_, second_window_entries));
             else
-                os::reserve_on_huge_pages(window_, window_capacity_);
+                fast::reserve_for_writes(window_, window_capacity_);
         }
         window_.emplace_back(line, offset, length, needles);
     }
@@ -1568,7 +1336,7 @@ private:
     }
 
     const Request request_;
-    const detail::Kernel kernel_;
+    const fast::LineKernel kernel_;
     std::uint32_t kernel_needles_ = 0; // the needles the kernel looks for in this stretch
     const std::size_t buffer_size_;
     std::unique_ptr<char[]> buffer_;
@@ -1599,7 +1367,7 @@ private:
 constexpr std::size_t default_buffer_size = os::read_size_for(std::nullopt);
 
 Scan scan_source(std::unique_ptr<Source> source, const Request& request, std::size_t buffer_size,
-                 detail::Kernel kernel, std::size_t window_entries) {
+                 fast::LineKernel kernel, std::size_t window_entries) {
     try {
         auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size, window_entries);
         Scan scan = scanner->run(*source);
@@ -1811,31 +1579,6 @@ std::string_view agent_of(std::string_view subagent_type) {
 
 namespace detail {
 
-bool kernel_supported(Kernel kernel) {
-    switch (kernel) {
-    case Kernel::scalar:
-    case Kernel::best:
-        return true;
-    case Kernel::sse2:
-        return VIBER_SIMD_X86 != 0;
-    case Kernel::neon:
-        return VIBER_SIMD_NEON != 0;
-    case Kernel::avx2:
-#if VIBER_SIMD_WIDE
-        return cpu::has_avx2();
-#else
-        return false;
-#endif
-    case Kernel::avx512:
-#if VIBER_SIMD_WIDE
-        return cpu::has_avx512bw();
-#else
-        return false;
-#endif
-    }
-    return false;
-}
-
 std::string_view needle_text(Needle needle) {
     return needles.at(needle).text;
 }
@@ -1853,7 +1596,7 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     std::string padded(look_behind, '\0');
     padded.append(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(resolve(kernel), all_needles, padded.data() + look_behind, 0, bytes.size(),
+    run_kernel(fast::resolve(kernel), all_needles, padded.data() + look_behind, 0, bytes.size(),
                collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();

@@ -7,6 +7,7 @@
 #include "plan-gate/file_limit.hpp"
 
 #include "common/ascii.hpp"
+#include "common/fast/buffer.hpp"
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/paths.hpp"
@@ -224,13 +225,13 @@ private:
         }
     }
 
-    // `count` empty slots, their memory taken in one call where the OS allows (os::expect_writes)
+    // `count` empty slots, their memory taken in one call where the OS allows (fast::expect_writes)
     // rather than a page fault for each 4 KiB as they are cleared.
     static std::vector<Slot> fresh_slots(std::size_t count) {
         std::vector<Slot> slots;
         slots.reserve(count);
-        os::expect_writes(reinterpret_cast<char*>(slots.data()), count * sizeof(Slot),
-                          slots.capacity() * sizeof(Slot));
+        fast::expect_writes(reinterpret_cast<char*>(slots.data()), count * sizeof(Slot),
+                            slots.capacity() * sizeof(Slot));
         slots.resize(count);
         return slots;
     }

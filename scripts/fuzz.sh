@@ -6,7 +6,9 @@
 # --ci runs each guard target for SECONDS (default 60) from a fresh corpus seeded with the
 # labelled commands of tests/corpus/, and fails on any crash, sanitizer report, or input that
 # takes over 50 ms or grows the resident set by 64 MB (fuzz/input_budget.hpp). Needs clang-14 and
-# libclang-rt-14-dev (scripts/install-deps.sh installs them).
+# libclang-rt-14-dev (scripts/install-deps.sh installs them). Then the speed layer's differential
+# tests (tests/unit/fast_*_test.cpp, in the release build) run for SECONDS each
+# (VIBER_FAST_TEST_SECONDS): the kernels against their plain references on fresh seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,5 +57,17 @@ for target in "${targets[@]}"; do
     status=1
   fi
   grep -E '^stat::(number_of_executed_units|peak_rss_mb)' "$build/$target.log" || true
+done
+
+# The kernels of common/fast/ against their references, longer than ctest runs them.
+cmake --preset release >/dev/null
+fast_tests=(unit_fast_line_scan_test unit_fast_json_string_test)
+cmake --build --preset release -j2 --target "${fast_tests[@]}"
+for test in "${fast_tests[@]}"; do
+  echo "fast: $test for ${seconds}s"
+  if ! VIBER_FAST_TEST_SECONDS="$seconds" "build/release/tests/$test" --report_level=short; then
+    echo "fast: $test FAILED"
+    status=1
+  fi
 done
 exit $status
