@@ -51,6 +51,7 @@ constexpr std::array<fast::LineNeedle, detail::needle_count> needles{{
     {"VERDICT:", 0, 1},          // "VE"
     {"<command-message>viber:", 16, 17}, // ">v"
     {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
+    {"plan_mode_exit", 9, 11},           // '_' ... 'x'
 }};
 static_assert([] {
     for (const auto& n : needles)
@@ -78,8 +79,11 @@ constexpr std::uint32_t needle_bit(detail::Needle needle) {
 // each set the two hooks go through, so a line is searched only for what can change something
 // after the lines before it (plan-hints never for a plan write, a dispatch or a verdict; plan-gate
 // never for a typed chain command, and for neither dispatches nor verdicts before a plan write).
+// A typed prompt's top-level permissionMode and a plan_mode_exit attachment can start the episode
+// (Claude Code 2.1 writes them where older versions wrote permission-mode records).
 constexpr std::uint32_t always_wanted =
-    needle_bit(detail::needle_permission_mode_type) | needle_bit(detail::needle_skill);
+    needle_bit(detail::needle_permission_mode_type) | needle_bit(detail::needle_skill) |
+    needle_bit(detail::needle_permission_mode_key) | needle_bit(detail::needle_plan_mode_exit);
 constexpr std::uint32_t entry_needles = needle_bit(detail::needle_permission_mode_key) |
                                         needle_bit(detail::needle_enter_plan_mode) |
                                         needle_bit(detail::needle_string_content);
@@ -194,6 +198,26 @@ std::optional<std::string_view> user_string_content(const json::object& record) 
         if (!role->is_string() || role->get_string() != "user") return std::nullopt;
     }
     return content;
+}
+
+// A line that shows Claude Code out of plan mode, where the episode starts (docs/transcript.md):
+// a permission-mode record whose mode is not plan (what older versions write); a typed prompt
+// (user, string content, not isMeta) whose top-level permissionMode is present and not plan, and
+// a plan_mode_exit attachment (what Claude Code 2.1 writes instead).
+bool shows_plan_mode_ended(const json::object& record) {
+    const auto type = string_field(record, "type");
+    if (type == "permission-mode") return string_field(record, "permissionMode") != "plan";
+    if (type == "attachment") {
+        const json::object* attachment = object_field(record, "attachment");
+        return attachment != nullptr && string_field(*attachment, "type") == "plan_mode_exit";
+    }
+    if (type != "user") return false;
+    const auto mode = string_field(record, "permissionMode");
+    if (!mode || *mode == "plan") return false;
+    if (const auto* meta = record.if_contains("isMeta"); meta != nullptr && meta->is_bool() &&
+                                                         meta->get_bool())
+        return false;
+    return user_string_content(record).has_value();
 }
 
 bool is_typed_chain_command(std::string_view content) {
@@ -538,8 +562,14 @@ public:
         hits_ |= 1u << needle;
     }
 
-    // True when pairing candidates still wait in the window (a settle_later scan).
-    bool pending() const { return !window_.empty(); }
+    // True when a settle_later scan has pairing left to settle: candidates waiting in the window,
+    // or a single reviewer's state from lines parsed as they passed (during the planner's entry
+    // wait every line is parsed at once, and its dispatches and verdicts reach only that state).
+    bool pending() const {
+        return !window_.empty() ||
+               std::any_of(singles_.begin(), singles_.end(),
+                           [](const SingleReviewer& single) { return single.last.has_value(); });
+    }
 
     // settle_pairing() for the scan this scanner returned.
     bool settle(Scan& scan, std::span<const PairedAgent> agents) {
@@ -577,8 +607,7 @@ private:
 
     // The needles that can change anything in the current state.
     std::uint32_t wanted() const {
-        std::uint32_t mask =
-            (1u << detail::needle_permission_mode_type) | (1u << detail::needle_skill);
+        std::uint32_t mask = always_wanted;
         if (pending_entry_) {
             mask |= (1u << detail::needle_permission_mode_key) |
                     (1u << detail::needle_enter_plan_mode) | (1u << detail::needle_string_content);
@@ -1183,9 +1212,7 @@ private:
         const json::object& record = *parsed_record;
         const auto type = string_field(record, "type");
 
-        if (type == "permission-mode" && string_field(record, "permissionMode") != "plan") {
-            scan_.episode_start = line;
-        }
+        if (shows_plan_mode_ended(record)) scan_.episode_start = line;
 
         bool plan_write_here = false;
         bool dispatch_here = false;

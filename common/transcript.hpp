@@ -152,7 +152,8 @@ inline bool kernel_supported(Kernel kernel) {
 // The raw-byte needles of the prefilter, one bit each in a line's hit mask.
 enum Needle : unsigned {
     needle_permission_mode_type, // permission-mode      (episode start)
-    needle_permission_mode_key,  // permissionMode       (a plan-mode record ends a pending entry)
+    needle_permission_mode_key,  // permissionMode       (a typed prompt's mode; a plan-mode record
+                                 //                       ends a pending entry)
     needle_skill,                // "Skill"              (a Skill tool_use)
     needle_enter_plan_mode,      // EnterPlanMode        (the pending entry)
     needle_string_content,  // "content":"          (a string-content line ends a pending entry)
@@ -161,6 +162,7 @@ enum Needle : unsigned {
     needle_verdict,         // VERDICT:             (a verdict line)
     needle_command_message, // <command-message>viber:  (a typed chain command)
     needle_plans,           // plans                (with a file_path, a line that may write a plan)
+    needle_plan_mode_exit,  // plan_mode_exit       (an attachment that starts the episode)
     needle_count
 };
 std::string_view needle_text(Needle needle);
