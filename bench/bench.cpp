@@ -10,7 +10,7 @@
 // usage or setup error (a figure over its target is reported, not failed: speed is measured here,
 // never asserted). With --calls, measures nothing: writes each hook call among the cases to FILE (a
 // line of tab-separated executable, stdin file and working directory) and keeps the scratch
-// directory, for a profiler to replay (scripts/link-order.sh does).
+// directory, for a profiler to replay.
 //
 // Each run is a posix_spawn of the binary from a helper process, with stdin from a file, stdout
 // to /dev/null, cwd the scratch project and CLAUDE_PLUGIN_ROOT unset (the binaries live in the

@@ -33,9 +33,7 @@ struct Decision {
 };
 
 // One payload as hook_main read it: the raw bytes (BOM stripped; empty when the bounded read
-// failed) and, when they parse to a JSON object, that top-level object. A long string value is
-// decoded in place in the bytes (parse_object_in_place), so past the parse `bytes` is the
-// payload's text only where no such value was.
+// failed) and, when they parse to a JSON object, that top-level object.
 struct HookInput {
     const boost::json::object* payload = nullptr;
     std::string_view bytes;

@@ -1,6 +1,7 @@
 // files.cpp: reading files a hook does not control without ever blocking on them.
 #include "common/files.hpp"
 
+#include "common/fast/buffer.hpp"
 #include "common/os.hpp"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ std::optional<std::string> read_regular_file(const std::string& path, std::size_
     if (hint > max_bytes) return std::nullopt; // already past the bound: nothing to read
     const auto size = static_cast<std::size_t>(std::min<std::uint64_t>(bound, hint + 1));
     std::string bytes;
-    os::reserve_on_huge_pages(bytes, size); // one call, not a fault a page
+    fast::reserve_for_writes(bytes, size); // one call, not a fault a page
     bytes.resize(size);
     std::size_t used = 0;
     for (;;) {

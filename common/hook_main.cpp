@@ -242,9 +242,7 @@ Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_byt
         return Decision::nothing();
     }
     std::optional<json::object> payload;
-    // Long string values are decoded in place: from here on `bytes` is not the payload's text
-    // (only its size, for the trace, is read after this).
-    if (stdin_bytes) payload = parse_object_in_place(*stdin_bytes);
+    if (stdin_bytes) payload = parse_object(*stdin_bytes);
     const json::object* object = payload ? &*payload : nullptr;
     if (trace.on()) trace_payload(trace, stdin_bytes, object);
     return info.decide(HookInput{object, bytes}, trace);

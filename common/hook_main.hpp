@@ -72,7 +72,7 @@ inline constexpr bool hook_mode_leaves_at_once = true;
 int run_hook(int argc, char** argv, const HookInfo& info);
 
 // Hook mode's decision on the bytes read from stdin (nullopt: the bounded read failed): the
-// prefilter, the one parse (parse_object_in_place: the buffer is taken over), then
+// prefilter, the one parse (parse_object), then
 // `info.decide`. Exceptions propagate to the caller.
 Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace);
 

@@ -8,6 +8,8 @@
 // this layer only).
 #pragma once
 
+#include "common/fast/buffer.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -169,31 +171,15 @@ std::size_t huge_page_capacity(std::size_t bytes);
 // reading a file or payload of that size. Elsewhere, and below those sizes, nothing.
 void expect_writes(char* data, std::size_t written, std::size_t room);
 
-// Room for at least `count` elements in `v`, the ones it holds moved into a fresh allocation
-// sized by huge_page_capacity and announced to expect_writes before they land, so a vector that
-// grows to megabytes is backed by huge pages where the OS has them. Nothing when `v` has the room.
+// The shell lexer's names for common/fast/buffer.hpp's, until it calls those.
 template <class T> void reserve_on_huge_pages(std::vector<T>& v, std::size_t count) {
-    if (v.capacity() >= count || count > v.max_size()) return;
-    std::vector<T> next;
-    next.reserve(std::max(count, huge_page_capacity(count * sizeof(T)) / sizeof(T)));
-    expect_writes(reinterpret_cast<char*>(next.data()), v.size() * sizeof(T),
-                  next.capacity() * sizeof(T));
-    next.insert(next.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
-    v.swap(next);
+    fast::reserve_for_writes(v, count);
 }
-
-// Room for `bytes` in the empty string `text`, all about to be written: sized by
-// huge_page_capacity and announced to expect_writes.
 inline void reserve_on_huge_pages(std::string& text, std::size_t bytes) {
-    text.reserve(huge_page_capacity(bytes));
-    expect_writes(text.data(), bytes, text.capacity());
+    fast::reserve_for_writes(text, bytes);
 }
-
-// v.push_back(x), the vector doubling through reserve_on_huge_pages once it holds 512 KiB.
 template <class T> void push_back_on_huge_pages(std::vector<T>& v, T x) {
-    if (v.size() == v.capacity() && v.size() >= (std::size_t{512} << 10) / sizeof(T))
-        reserve_on_huge_pages(v, 2 * v.size());
-    v.push_back(std::move(x));
+    fast::push_back_growing(v, std::move(x));
 }
 
 // ---------------------------------------------------------------------------------------------

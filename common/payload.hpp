@@ -34,15 +34,7 @@ std::size_t replace_lone_surrogates(char* bytes, std::size_t size);
 // surrogate escape reads as U+FFFD and invalid UTF-8 is kept (docs/contract.md, "Payload strings").
 std::optional<boost::json::object> parse_object(std::string_view bytes);
 
-// parse_object, with each long string value that is an object member's decoded in place in
-// `bytes` instead of copied: such a value is a placeholder in the result that string_field and
-// string_text read as a view into `bytes` (and nothing else does). `bytes` must outlive the
-// result unchanged; its contents are no longer the payload's text. The hook's own stdin buffer
-// is parsed this way: a 5 MB message is never copied again.
-std::optional<boost::json::object> parse_object_in_place(std::string& bytes);
-
-// The text of a string value (a placeholder of parse_object_in_place read as its view); nullopt
-// when `value` is not a string.
+// The text of a string value; nullopt when `value` is not a string.
 std::optional<std::string_view> string_text(const boost::json::value& value);
 
 // Top-level key access. A key that only appears inside some string value never counts, because

@@ -3,6 +3,8 @@
 // lines are parsed.
 #pragma once
 
+#include "common/fast/line_kernel.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -141,11 +143,11 @@ std::string_view agent_of(std::string_view subagent_type);
 // same results; hooks do not use them.
 namespace detail {
 
-// scalar: portable; sse2: 16 bytes a step (every x86_64); avx2 (32 bytes) and avx512 (64 bytes,
-// AVX-512BW) where the CPU has them; neon: 16 bytes a step (every aarch64); best: the fastest
-// this CPU runs. A kernel the CPU lacks falls back to the best it has.
-enum class Kernel { scalar, sse2, best, avx2, avx512, neon };
-bool kernel_supported(Kernel kernel);
+// The prefilter's line-scan kernels (common/fast/line_kernel.hpp).
+using Kernel = fast::LineKernel;
+inline bool kernel_supported(Kernel kernel) {
+    return fast::line_kernel_supported(kernel);
+}
 
 // The raw-byte needles of the prefilter, one bit each in a line's hit mask.
 enum Needle : unsigned {

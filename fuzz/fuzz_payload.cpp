@@ -1,8 +1,9 @@
-// fuzz_payload.cpp: libFuzzer target for the payload surface: BOM strip, parse_object (and hook
-// mode's parse_object_in_place, which must read every string alike) and top-level key access on
-// arbitrary stdin bytes.
+// fuzz_payload.cpp: libFuzzer target for the payload surface: BOM strip, parse_object (whose own
+// decoder of long strings must read every string as Boost.JSON does, lone surrogates rewritten
+// first) and top-level key access on arbitrary stdin bytes.
 #include "common/payload.hpp"
 
+#include <boost/json/parse.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -18,14 +19,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             (void)viber::string_field(*payload, key);
         (void)viber::is_true(*payload, "stop_hook_active");
     }
-    std::string buffer(viber::strip_bom(bytes));
-    const auto in_place = viber::parse_object_in_place(buffer);
-    if (in_place.has_value() != payload.has_value()) std::abort();
-    if (payload) {
-        for (const auto& member : *payload)
-            if (viber::string_text(member.value()) != viber::string_field(*in_place, member.key()))
-                std::abort();
-    }
+    std::string plain(viber::strip_bom(bytes));
+    viber::replace_lone_surrogates(plain.data(), plain.size());
+    boost::json::parse_options options;
+    options.max_depth = 1024;
+    options.allow_invalid_utf8 = true;
+    boost::system::error_code ec;
+    const boost::json::value reference = boost::json::parse(plain, ec, {}, options);
+    const bool reference_object = !ec && reference.is_object();
+    if (reference_object != payload.has_value()) std::abort();
+    if (payload && boost::json::value(*payload) != reference) std::abort();
     (void)viber::contains(bytes, "viber:");
     return 0;
 }

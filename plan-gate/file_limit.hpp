@@ -27,22 +27,18 @@ inline constexpr std::size_t plan_read_limit = std::size_t{64} << 20;
 std::vector<std::string> plan_files(std::string_view plan_text, const std::string& root,
                                     const std::string& plan_path);
 
-// Internals exposed so a test can hold the byte classifiers to one answer.
+// Internals exposed so a test can hold the count to one answer.
 namespace detail {
 
-// How a 64-byte block of the plan is classified: `portable` (word masks and a table lookup per
-// token edge, on every CPU), `avx2` and `avx512` (nibble table lookups, x86-64 CPUs with AVX2,
-// or with AVX-512F and AVX-512BW), `best` (the fastest this CPU runs), `every_token` (the
-// portable one with no token settled by the root's listing: every token judged, the answer the
-// others must give). A classifier the CPU lacks falls back to the best one it has.
-enum class Classifier { portable, avx2, avx512, best, every_token };
-bool classifier_supported(Classifier classifier);
+// Which tokens are judged: all but the bare names the root's listing excludes (what the hook
+// does), or `every_token` (the answer the listing must not change).
+enum class Tokens { settled_by_listing, every_token };
 
-// plan_files and plan_file_files with a chosen classifier.
-std::vector<std::string> plan_files_with(Classifier classifier, std::string_view plan_text,
+// plan_files and plan_file_files judging the chosen tokens.
+std::vector<std::string> plan_files_with(Tokens tokens, std::string_view plan_text,
                                          const std::string& root, const std::string& plan_path);
 std::optional<std::vector<std::string>>
-plan_file_files_with(Classifier classifier, const std::string& plan_path, const std::string& root);
+plan_file_files_with(Tokens tokens, const std::string& plan_path, const std::string& root);
 
 } // namespace detail
 

@@ -6,10 +6,12 @@
 # --ci runs each guard target for SECONDS (default 60) from a fresh corpus seeded with the
 # labelled commands of tests/corpus/, and fails on any crash, sanitizer report, or input that
 # takes over 50 ms or grows the resident set by 64 MB (fuzz/input_budget.hpp). Needs clang-14 and
-# libclang-rt-14-dev (scripts/install-deps.sh installs them). Then the differential tests of
-# plan-gate and plan-hints against their plain model run on SECONDS * 200 generated cases
-# (VIBER_DIFF_CASES), built in the release preset, and the shfmt differential over SECONDS x 20
-# generated commands, when shfmt is there.
+# libclang-rt-14-dev (scripts/install-deps.sh installs them). Then, in the release build: the
+# differential tests of plan-gate and plan-hints against their plain model on SECONDS * 50
+# generated cases (VIBER_DIFF_CASES), the shfmt differential over SECONDS * 10 generated commands
+# (when shfmt is there), and the speed layer's differential tests (tests/unit/fast_*_test.cpp)
+# for SECONDS / 4 each (VIBER_FAST_TEST_SECONDS): the kernels against their plain references on
+# fresh seeds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,8 +64,8 @@ done
 # The hooks against the plain model of their decisions (tests/model/), on many more generated
 # sessions and plans than the test suite's default, from a seed of its own each run (printed: a
 # difference reruns with VIBER_DIFF_SEED=<seed> VIBER_DIFF_CASES=1). VIBER_DIFF_CASES overrides
-# the count (default 200 cases a second of SECONDS).
-diff_cases=${VIBER_DIFF_CASES:-$((seconds * 200))}
+# the count (default 50 cases a second of SECONDS).
+diff_cases=${VIBER_DIFF_CASES:-$((seconds * 50))}
 diff_seed=${VIBER_DIFF_SEED:-$(( ($(date +%s) % 100000) * 100000 + 1000000 ))}
 diff_targets=(integration_model_differential_test unit_plan_gate_file_limit_model_test)
 cmake --preset release >/dev/null
@@ -79,13 +81,13 @@ for target in "${diff_targets[@]}"; do
 done
 
 # The shfmt differential (tests/oracle/shfmt_oracle.py) over more generated commands than CI's
-# 2,000: about SECONDS x 20, with a seed of its own each run (printed, so a failure can be
+# 2,000: about SECONDS x 10, with a seed of its own each run (printed, so a failure can be
 # replayed with VIBER_ORACLE_SEED). Needs a release build's binaries and shfmt.
 if command -v shfmt >/dev/null 2>&1 && [ -x build/release/bin/kill-guard ]; then
   seed=${VIBER_ORACLE_SEED:-$RANDOM}
-  echo "fuzz: shfmt oracle, $((seconds * 20)) generated commands, seed $seed"
+  echo "fuzz: shfmt oracle, $((seconds * 10)) generated commands, seed $seed"
   if ! python3 tests/oracle/shfmt_oracle.py --bin build/release/bin --corpus tests/corpus \
-      --count $((seconds * 20)) --seed "$seed" >"$build/shfmt_oracle.log" 2>&1; then
+      --count $((seconds * 10)) --seed "$seed" >"$build/shfmt_oracle.log" 2>&1; then
     echo "fuzz: shfmt oracle FAILED (see $build/shfmt_oracle.log)"
     status=1
   fi
@@ -93,4 +95,16 @@ if command -v shfmt >/dev/null 2>&1 && [ -x build/release/bin/kill-guard ]; then
 else
   echo "fuzz: shfmt oracle skipped (needs shfmt and build/release/bin/kill-guard)"
 fi
+
+# The kernels of common/fast/ against their references, longer than ctest runs them.
+cmake --preset release >/dev/null
+fast_tests=(unit_fast_line_scan_test unit_fast_json_string_test)
+cmake --build --preset release -j2 --target "${fast_tests[@]}"
+for test in "${fast_tests[@]}"; do
+  echo "fast: $test for $((seconds / 4))s"
+  if ! VIBER_FAST_TEST_SECONDS="$((seconds / 4))" "build/release/tests/$test" --report_level=short; then
+    echo "fast: $test FAILED"
+    status=1
+  fi
+done
 exit $status

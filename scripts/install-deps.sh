@@ -12,9 +12,8 @@
 set -eu
 
 boost=(json program-options filesystem test)
-# lld: the release link places the hooks' usual code together (cmake/ViberStaticLink.cmake).
 # shfmt (3.6): the shell parser the guards' command model is compared with (tests/oracle).
-packages=(g++ cmake ninja-build make strace ccache clang-format lld shfmt)
+packages=(g++ cmake ninja-build make strace ccache clang-format shfmt)
 for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev"); done
 
 arm64=no

@@ -592,9 +592,9 @@ BOOST_AUTO_TEST_CASE(truncated_and_trailing_garbage_stay_unparsed) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
-// ---- long string values decoded in place (hook mode's parse) ----------------------------------
+// ---- long string values of a few kilobytes on: decoded outside Boost.JSON, owned by the value ---
 
-BOOST_AUTO_TEST_SUITE(in_place_decoding)
+BOOST_AUTO_TEST_SUITE(owned_long_values)
 
 namespace {
 // Boost.JSON's reading of `bytes` with lone surrogates read as U+FFFD (docs/contract.md,
@@ -603,36 +603,12 @@ std::optional<boost::json::value> reference_of(std::string bytes) {
     viber::replace_lone_surrogates(bytes.data(), bytes.size());
     return long_escaped_strings::reference(bytes);
 }
-// True when `got`, read through string_text, is `want`.
-bool reads_as(const boost::json::value& got, const boost::json::value& want) {
-    if (want.is_string()) {
-        const auto text = viber::string_text(got);
-        return text &&
-               *text == std::string_view(want.get_string().data(), want.get_string().size());
-    }
-    if (want.is_object()) {
-        if (!got.is_object() || got.get_object().size() != want.get_object().size()) return false;
-        for (const auto& member : want.get_object()) {
-            const auto* other = got.get_object().if_contains(member.key());
-            if (other == nullptr || !reads_as(*other, member.value())) return false;
-        }
-        return true;
-    }
-    if (want.is_array()) {
-        if (!got.is_array() || got.get_array().size() != want.get_array().size()) return false;
-        for (std::size_t i = 0; i < want.get_array().size(); ++i)
-            if (!reads_as(got.get_array()[i], want.get_array()[i])) return false;
-        return true;
-    }
-    return got == want;
-}
-// Parses `bytes` in place and checks that it reads as Boost.JSON reads it.
-void in_place_as_reference(const std::string& bytes) {
-    std::string buffer = bytes;
-    const auto got = viber::parse_object_in_place(buffer);
+// Parses `bytes` and checks that every value, get_string() included, is what Boost.JSON reads.
+void same_as_boost_json(const std::string& bytes) {
+    const auto got = parse_object(bytes);
     const auto want = reference_of(bytes);
     BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
-    if (got) BOOST_TEST(reads_as(boost::json::value(*got), *want));
+    if (got) BOOST_TEST((boost::json::value(*got) == *want));
 }
 using long_escaped_strings::long_text;
 const std::string every_escape =
@@ -641,57 +617,47 @@ const std::string every_escape =
 
 BOOST_AUTO_TEST_CASE(every_escape_form_reads_as_boost_json_reads_it) {
     const std::string body = long_text(every_escape);
-    in_place_as_reference(R"({"agent_type":"viber:x","last_assistant_message":")" + body +
-                          R"(","n":1,"t":true,"list":[")" + body + R"(",{"deep":")" + body +
-                          R"("}]})");
-    std::string buffer = R"({"m":")" + body + R"("})";
-    const auto obj = viber::parse_object_in_place(buffer);
+    same_as_boost_json(R"({"agent_type":"viber:x","last_assistant_message":")" + body +
+                       R"(","n":1,"t":true,"list":[")" + body + R"(",{"deep":")" + body +
+                       R"("}]})");
+    const auto obj = parse_object(R"({"m":")" + body + R"("})");
     BOOST_REQUIRE(obj);
-    const auto message = string_field(*obj, "m");
-    BOOST_REQUIRE(message);
-    BOOST_TEST(
-        message->starts_with("a \"quoted\" line\twith \\ and / \b\f\r\n \xC3\xA9 \xE2\x82\xAC "
-                             "\xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF \xEF\xBF\xBD A "));
-    // A view into the buffer, not a copy.
-    BOOST_TEST((message->data() > buffer.data() &&
-                message->data() + message->size() <= buffer.data() + buffer.size()));
+    const auto& message = obj->at("m").get_string();
+    BOOST_TEST(std::string_view(message.data(), message.size())
+                   .starts_with("a \"quoted\" line\twith \\ and / \b\f\r\n \xC3\xA9 \xE2\x82\xAC "
+                                "\xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF \xEF\xBF\xBD A "));
 }
 
 BOOST_AUTO_TEST_CASE(lone_surrogates_read_as_the_replacement_character) {
     for (const std::string lone : {R"(\ud800)", R"(\uDC00)", R"(\ud800\u0041)",
                                    R"(\ud800\ud800\udc00)", R"(\udbff\\ud800)", R"(\ud800\n)"}) {
         const std::string body = long_text(R"(x\n)" + lone);
-        in_place_as_reference(R"({"m":")" + body + R"(","s":")" + lone + R"("})");
+        same_as_boost_json(R"({"m":")" + body + R"(","s":")" + lone + R"("})");
         // At the very end of the value.
-        in_place_as_reference(R"({"m":")" + long_text(R"(x\n)") + lone + R"("})");
+        same_as_boost_json(R"({"m":")" + long_text(R"(x\n)") + lone + R"("})");
     }
 }
 
 BOOST_AUTO_TEST_CASE(plain_and_late_escaped_values_read_alike) {
     // No escape at all; escapes only past the first 64 KiB; one escape at the very end.
-    in_place_as_reference(R"({"m":")" + std::string(300000, 'p') + R"("})");
-    in_place_as_reference(R"({"m":")" + std::string(70000, 'p') + long_text(R"(\n\"x)") + R"("})");
-    in_place_as_reference(R"({"m":")" + std::string(300000, 'p') + R"(\n"})");
+    same_as_boost_json(R"({"m":")" + std::string(300000, 'p') + R"("})");
+    same_as_boost_json(R"({"m":")" + std::string(70000, 'p') + long_text(R"(\n\"x)") + R"("})");
+    same_as_boost_json(R"({"m":")" + std::string(300000, 'p') + R"(\n"})");
     // Exactly at the in-place threshold (4 KiB) and one byte under it; the same at 64 KiB.
     for (const std::size_t threshold : {std::size_t{4096}, std::size_t{65536}}) {
-        in_place_as_reference(R"({"m":")" + std::string(threshold - 2, 'p') + R"(\n"})");
-        in_place_as_reference(R"({"m":")" + std::string(threshold - 3, 'p') + R"(\n"})");
+        same_as_boost_json(R"({"m":")" + std::string(threshold - 2, 'p') + R"(\n"})");
+        same_as_boost_json(R"({"m":")" + std::string(threshold - 3, 'p') + R"(\n"})");
     }
 }
 
-BOOST_AUTO_TEST_CASE(a_command_of_a_few_kilobytes_is_read_where_it_lies) {
-    // A 5 KB value is decoded in the stdin buffer itself: no copy of it is made.
+BOOST_AUTO_TEST_CASE(a_command_of_a_few_kilobytes_is_its_own_text) {
+    // A 5 KB value: get_string() is the command itself, never a placeholder.
     const std::string command = "git status && " + std::string(5000, 'x') + R"( \"q\")";
-    std::string buffer = R"({"tool_input":{"command":")" + command + R"("},"n":1})";
-    const auto obj = viber::parse_object_in_place(buffer);
+    const auto obj = parse_object(R"({"tool_input":{"command":")" + command + R"("},"n":1})");
     BOOST_REQUIRE(obj);
-    const auto* input = obj->if_contains("tool_input");
-    BOOST_REQUIRE((input && input->is_object()));
-    const auto text = string_field(input->get_object(), "command");
-    BOOST_REQUIRE(text);
-    BOOST_TEST(*text == "git status && " + std::string(5000, 'x') + " \"q\"");
-    BOOST_TEST((text->data() > buffer.data() &&
-                text->data() + text->size() <= buffer.data() + buffer.size()));
+    const auto& text = obj->at("tool_input").at("command").get_string();
+    BOOST_TEST(std::string_view(text.data(), text.size()) ==
+               "git status && " + std::string(5000, 'x') + " \"q\"");
 }
 
 BOOST_AUTO_TEST_CASE(escapes_at_every_offset_of_a_vector_read_alike) {
@@ -707,15 +673,15 @@ BOOST_AUTO_TEST_CASE(escapes_at_every_offset_of_a_vector_read_alike) {
             body += std::string(rng() % 100, static_cast<char>('a' + rng() % 26));
             body += escapes[rng() % std::size(escapes)];
         }
-        in_place_as_reference(R"({"m":")" + body + R"(","a":[")" + body + R"("]})");
+        same_as_boost_json(R"({"m":")" + body + R"(","a":[")" + body + R"("]})");
     }
 }
 
 BOOST_AUTO_TEST_CASE(long_keys_array_elements_and_invalid_utf8_read_alike) {
-    in_place_as_reference(R"({")" + long_text(R"(k\n)") + R"(" : "v", "m" :  ")" +
-                          long_text("\xFF\\n\xC3") + R"("})");
-    in_place_as_reference(R"({"a":[")" + long_text(R"(e\n)") + R"(", ")" + long_text(R"(f\t)") +
-                          R"("],"m":")" + long_text(R"(x\n)") + R"("})");
+    same_as_boost_json(R"({")" + long_text(R"(k\n)") + R"(" : "v", "m" :  ")" +
+                       long_text("\xFF\\n\xC3") + R"("})");
+    same_as_boost_json(R"({"a":[")" + long_text(R"(e\n)") + R"(", ")" + long_text(R"(f\t)") +
+                       R"("],"m":")" + long_text(R"(x\n)") + R"("})");
 }
 
 BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
@@ -726,8 +692,7 @@ BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
         const std::string late = R"({"m":")" + long_text(R"(line\n)") + bad + R"("})";
         const std::string early = R"({"m":"a)" + bad + long_text(R"(line\n)") + R"("})";
         for (const std::string& bytes : {late, early}) {
-            std::string buffer = bytes;
-            BOOST_TEST(!viber::parse_object_in_place(buffer).has_value(), bad);
+            BOOST_TEST(!parse_object(bytes).has_value(), bad);
             BOOST_TEST(!reference_of(bytes).has_value(), bad);
         }
     }
@@ -735,8 +700,7 @@ BOOST_AUTO_TEST_CASE(what_boost_json_rejects_stays_rejected) {
     for (const std::string& bytes :
          {R"({"m":")" + body, R"({"m":")" + body + R"("} x)", R"({"m":")" + body + R"(", })",
           R"({"m":")" + body + R"("})" + "]"}) {
-        std::string buffer = bytes;
-        BOOST_TEST(!viber::parse_object_in_place(buffer).has_value());
+        BOOST_TEST(!parse_object(bytes).has_value());
     }
 }
 
@@ -746,44 +710,11 @@ BOOST_AUTO_TEST_CASE(a_payload_spelling_a_placeholder_reads_alike) {
     for (const std::string spoof :
          {R"(\u0000viber-lifted:0)", R"(\u0000\u0076iber-lifted:0)", R"(\u0000viber-lifted:0:1:1)",
           R"(\u0000viber-lifted:)", R"(\u0000viber-lifted:9:1:1)"}) {
-        in_place_as_reference(R"({"a":")" + spoof + R"(","m":")" + body + R"("})");
-        in_place_as_reference(R"({"m":")" + body + R"(","z":[")" + spoof + R"("]})");
-        // With invalid UTF-8 and every escape in the lifted value, which then goes back as text.
-        in_place_as_reference(R"({"a":")" + spoof + R"(","m":")" + long_text(every_escape) +
-                              "\xFF\xC3" + R"("})");
-    }
-}
-
-BOOST_AUTO_TEST_CASE(a_placeholder_parsed_any_other_way_stays_text) {
-    const std::string body = long_text(R"(x\n)");
-    std::string buffer = R"({"m":")" + body + R"("})";
-    const auto lifted = viber::parse_object_in_place(buffer);
-    BOOST_REQUIRE(lifted);
-    const auto& placeholder = lifted->at("m").get_string();
-    // The same text in a value parsed by parse_object (or a copy made with another resource)
-    // names nothing.
-    const std::string spelled = boost::json::serialize(boost::json::object{{"m", placeholder}});
-    const auto parsed = parse_object(spelled);
-    BOOST_REQUIRE(parsed);
-    BOOST_TEST(*string_field(*parsed, "m") ==
-               std::string_view(placeholder.data(), placeholder.size()));
-    const boost::json::value copy(lifted->at("m"), boost::json::storage_ptr());
-    BOOST_TEST(*viber::string_text(copy) ==
-               std::string_view(placeholder.data(), placeholder.size()));
-    std::string decoded;
-    for (std::size_t i = 0; i < body.size() / 3; ++i) decoded += "x\n";
-    BOOST_TEST((*string_field(*lifted, "m") == decoded));
-}
-
-BOOST_AUTO_TEST_CASE(short_payloads_and_short_values_are_parsed_as_parse_object_does) {
-    for (const std::string& bytes :
-         {std::string(R"({"a":"x\ny","b":"\ud800"})"), std::string("not json"), std::string(),
-          R"({"k":")" + std::string(70000, 'k') + R"(","s":[1,2,"\u00e9"]})"}) {
-        std::string buffer = bytes;
-        const auto got = viber::parse_object_in_place(buffer);
-        const auto want = parse_object(bytes);
-        BOOST_TEST_REQUIRE(got.has_value() == want.has_value());
-        if (got) BOOST_TEST(reads_as(boost::json::value(*got), boost::json::value(*want)));
+        same_as_boost_json(R"({"a":")" + spoof + R"(","m":")" + body + R"("})");
+        same_as_boost_json(R"({"m":")" + body + R"(","z":[")" + spoof + R"("]})");
+        // With invalid UTF-8 and every escape in the long value.
+        same_as_boost_json(R"({"a":")" + spoof + R"(","m":")" + long_text(every_escape) +
+                           "\xFF\xC3" + R"("})");
     }
 }
 

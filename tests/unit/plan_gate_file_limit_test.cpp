@@ -488,14 +488,13 @@ BOOST_AUTO_TEST_CASE(the_listed_files_are_bounded_in_characters) {
     BOOST_TEST(holds(*reason, "more)"));
 }
 
-// The byte classifiers (plan-gate/file_limit.hpp, detail): each one that runs here gives the
-// answer of judging every token, on plans built to cross every 64-byte block edge.
+// The root's listing (plan-gate/file_limit.hpp, detail): settling bare names by it gives the
+// answer of judging every token.
 namespace {
 
-using viber::plan_gate::detail::Classifier;
-using viber::plan_gate::detail::classifier_supported;
 using viber::plan_gate::detail::plan_file_files_with;
 using viber::plan_gate::detail::plan_files_with;
+using viber::plan_gate::detail::Tokens;
 
 // Random plans from pieces that take every branch of the classes: bare names of the root
 // (in other cases too), words sharing an entry's length and end letters, wrapping on either
@@ -560,39 +559,7 @@ std::string random_plan(std::mt19937& rng, std::size_t size) {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(classifiers_available_here) {
-    BOOST_TEST(classifier_supported(Classifier::portable));
-    BOOST_TEST(classifier_supported(Classifier::best));
-    BOOST_TEST(classifier_supported(Classifier::every_token));
-#if defined(__x86_64__) && !defined(__clang__)
-    BOOST_TEST(classifier_supported(Classifier::avx2) ==
-               static_cast<bool>(__builtin_cpu_supports("avx2")));
-    BOOST_TEST(classifier_supported(Classifier::avx512) ==
-               (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")));
-#else
-    // A clang build compiles no vector classifier (plan-gate/file_limit.cpp says why); nor does
-    // any other CPU than x86-64.
-    BOOST_TEST(!classifier_supported(Classifier::avx2));
-    BOOST_TEST(!classifier_supported(Classifier::avx512));
-#endif
-    // A classifier this CPU cannot run is tested as the best one it has: say so, in the test log
-    // and on the console, rather than let its agreement checks pass as if it had run.
-    for (const auto& [classifier, name] :
-         {std::pair{Classifier::avx2, "avx2"}, std::pair{Classifier::avx512, "avx512"}}) {
-        if (classifier_supported(classifier)) {
-            BOOST_TEST_MESSAGE("file limit classifier " << name << ": run on this CPU");
-        } else {
-            BOOST_TEST_MESSAGE("file limit classifier "
-                               << name
-                               << ": NOT RUN, this CPU or this build lacks it (its checks ran the "
-                                  "best classifier it has instead)");
-            std::cout << "note: file limit classifier " << name
-                      << " not run: this CPU or this build lacks it\n";
-        }
-    }
-}
-
-BOOST_AUTO_TEST_CASE(every_classifier_counts_what_judging_every_token_counts) {
+BOOST_AUTO_TEST_CASE(settling_by_the_listing_counts_what_judging_every_token_counts) {
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");
     repo.write("README.md", "# r\n");
@@ -606,14 +573,10 @@ BOOST_AUTO_TEST_CASE(every_classifier_counts_what_judging_every_token_counts) {
     std::size_t counted = 0;
     for (int round = 0; round < 400; ++round) {
         const std::string text = random_plan(rng, static_cast<std::size_t>(rng() % 700));
-        const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan_path);
+        const Files want = plan_files_with(Tokens::every_token, text, repo.path(), plan_path);
         counted += want.size();
-        for (const Classifier classifier :
-             {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::best}) {
-            const Files got = plan_files_with(classifier, text, repo.path(), plan_path);
-            BOOST_TEST(got == want, "classifier " << static_cast<int>(classifier) << ", plan:\n"
-                                                  << text);
-        }
+        const Files got = plan_files_with(Tokens::settled_by_listing, text, repo.path(), plan_path);
+        BOOST_TEST(got == want, "plan:\n" << text);
     }
     BOOST_TEST(counted > 1000u); // the plans did name files, in number
 }
@@ -622,17 +585,16 @@ BOOST_AUTO_TEST_CASE(a_name_counts_at_every_offset_from_a_block_edge) {
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");
     const std::string plan_path = repo.path() + "/.claude/plans/p.md";
-    for (const Classifier classifier :
-         {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::every_token}) {
+    for (const Tokens tokens : {Tokens::settled_by_listing, Tokens::every_token}) {
         for (std::size_t pad = 0; pad < 140; ++pad) {
             for (const std::string& form : {std::string("Makefile"), std::string("(Makefile).")}) {
                 const std::string before = std::string(pad, 'w') + " " + form;
                 const std::string after =
                     std::string(pad, ' ') + form + "\t" + std::string(pad % 64, 'w');
                 for (const std::string& text : {before, after}) {
-                    const Files got = plan_files_with(classifier, text, repo.path(), plan_path);
-                    BOOST_TEST(got.size() == 1u, "classifier " << static_cast<int>(classifier)
-                                                               << ", pad " << pad << ": " << text);
+                    const Files got = plan_files_with(tokens, text, repo.path(), plan_path);
+                    BOOST_TEST(got.size() == 1u, "tokens " << static_cast<int>(tokens) << ", pad "
+                                                           << pad << ": " << text);
                 }
             }
         }
@@ -657,13 +619,11 @@ BOOST_AUTO_TEST_CASE(a_plan_file_counts_what_its_text_counts) {
         const std::string plan =
             repo.write(".claude/plans/p" + std::to_string(round) + ".md", text);
         BOOST_TEST((text.size() > (std::size_t{2} << 20)) == (round == 12));
-        const Files want = plan_files_with(Classifier::every_token, text, repo.path(), plan);
-        for (const Classifier classifier :
-             {Classifier::portable, Classifier::avx2, Classifier::avx512, Classifier::best}) {
-            const std::optional<Files> got = plan_file_files_with(classifier, plan, repo.path());
+        const Files want = plan_files_with(Tokens::every_token, text, repo.path(), plan);
+        for (const Tokens tokens : {Tokens::settled_by_listing, Tokens::every_token}) {
+            const std::optional<Files> got = plan_file_files_with(tokens, plan, repo.path());
             BOOST_TEST_REQUIRE(got.has_value());
-            BOOST_TEST(*got == want,
-                       "classifier " << static_cast<int>(classifier) << ", round " << round);
+            BOOST_TEST(*got == want, "tokens " << static_cast<int>(tokens) << ", round " << round);
         }
         BOOST_TEST(want.size() >= (round % 3 == 0 ? 1u : 0u));
     }

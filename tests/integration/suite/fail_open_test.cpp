@@ -55,6 +55,8 @@ std::vector<BrokenStdin> broken_stdin() {
         {"a string", "\"viber:task-coder\""},
         {"null", "null viber:"},
         {"truncated", "{" + viber_keys},
+        {"truncated in the middle", ("{" + viber_keys).substr(0, viber_keys.size() / 2)},
+        {"truncated at 40 bytes", ("{" + viber_keys).substr(0, 40)},
         {"trailing garbage", "{" + viber_keys + "} trailing"},
         {"two objects", "{" + viber_keys + "}{}"},
         {"invalid UTF-8 outside strings", "{\xFF" + viber_keys + "}"},
@@ -63,6 +65,11 @@ std::vector<BrokenStdin> broken_stdin() {
         {"keys of the wrong types",
          R"({"agent_type":["viber:task-coder"],"permission_mode":1,"cwd":{},)"
          R"("last_assistant_message":false,"tool_input":"pkill x","transcript_path":7})"},
+        {"no tool_input", R"({"agent_type":"viber:task-coder","last_assistant_message":7})"},
+        {"a null tool_input and message",
+         R"({"agent_type":"viber:task-coder","tool_input":null,"last_assistant_message":null})"},
+        {"a number command", R"({"agent_type":"viber:task-coder","tool_input":{"command":42}})"},
+        {"20 MiB of unbalanced braces", std::string(std::size_t{20} << 20, '{') + "viber:"},
         {"keys only inside a string",
          R"({"note":"{\"agent_type\":\"viber:task-coder\",\"tool_input\":{\"command\":\"pkill x\"}}"})"},
         {"past the 64 MiB cap", "{\"agent_type\":\"viber:task-coder\",\"pad\":\"" +
@@ -75,19 +82,38 @@ std::vector<BrokenStdin> broken_stdin() {
 } // namespace
 
 BOOST_AUTO_TEST_CASE(the_whole_body_is_decided) {
+    // The control for every broken form: the body whole, and read past what is no break (a BOM,
+    // a 20 MiB value before it, invalid UTF-8 in another value, a megabyte escaped value), is
+    // decided by the three binaries that decide on it.
     const std::vector<std::pair<std::string, std::string>> deciding = {
         {"kill-guard", R"("permissionDecision":"deny")"},
         {"shell-guard", R"("permissionDecision":"deny")"},
         {"verdict-nudge", R"("decision":"block")"}};
-    for (const auto& [name, answer] : deciding) {
-        BOOST_TEST_CONTEXT(name) {
-            RunOptions options;
-            options.stdin_bytes = "{" + viber_keys + "}";
-            options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
-            options.env["VIBER_HOOKS_LOG"] = std::nullopt;
-            const RunResult result = run_process(hook_binary(name), options);
-            BOOST_TEST(result.exit_code == 0);
-            BOOST_TEST(result.out.find(answer) != std::string::npos, result.out);
+    std::string escaped;
+    while (escaped.size() < (std::size_t{1} << 20)) escaped += R"(a line\n\"quoted\"\t)";
+    const std::vector<std::pair<std::string, std::string>> forms = {
+        {"as is", "{" + viber_keys + "}"},
+        {"after a BOM", "\xEF\xBB\xBF{" + viber_keys + "}"},
+        {"after a 20 MiB value",
+         R"({"pad":")" + std::string(std::size_t{20} << 20, 'a') + R"(",)" + viber_keys + "}"},
+        {"with invalid UTF-8 in another value", R"({"description":")"
+                                                "\xff\xfe\xc3\xed\xa0\x80"
+                                                R"(",)" +
+                                                    viber_keys + "}"},
+        {"with a megabyte escaped value", R"({"note":")" + escaped + R"(",)" + viber_keys + "}"}};
+    for (const auto& [form, bytes] : forms) {
+        for (const auto& [name, answer] : deciding) {
+            BOOST_TEST_CONTEXT(name << " " << form) {
+                RunOptions options;
+                options.stdin_bytes = bytes;
+                options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+                options.env["VIBER_HOOKS_LOG"] = std::nullopt;
+                options.timeout = 30s;
+                const RunResult result = run_process(hook_binary(name), options);
+                BOOST_TEST(result.exit_code == 0);
+                BOOST_TEST(!result.timed_out);
+                BOOST_TEST(result.out.find(answer) != std::string::npos, result.out);
+            }
         }
     }
 }

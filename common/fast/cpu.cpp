@@ -1,5 +1,5 @@
-// cpu.cpp: the running CPU's vector extensions.
-#include "common/cpu.hpp"
+// fast/cpu.cpp: the running CPU's vector extensions.
+#include "common/fast/cpu.hpp"
 
 #include <cstdint> // defines __GLIBC__ where the C library is glibc, for the test below
 
@@ -12,7 +12,7 @@
 #define VIBER_GLIBC_CPU_FEATURES 0
 #endif
 
-namespace viber::cpu {
+namespace viber::fast::cpu {
 
 #if VIBER_GLIBC_CPU_FEATURES
 // glibc (2.33 on) has already asked the CPU, and the OS for the register state, at start-up;
@@ -21,23 +21,14 @@ namespace viber::cpu {
 bool has_avx2() {
     return CPU_FEATURE_ACTIVE(AVX2);
 }
-bool has_avx512bw() {
-    return CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
-}
 #elif defined(__x86_64__)
 bool has_avx2() {
     return __builtin_cpu_supports("avx2");
-}
-bool has_avx512bw() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
 #else
 bool has_avx2() {
     return false;
 }
-bool has_avx512bw() {
-    return false;
-}
 #endif
 
-} // namespace viber::cpu
+} // namespace viber::fast::cpu

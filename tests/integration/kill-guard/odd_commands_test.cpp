@@ -1,6 +1,7 @@
-// fail_open_test.cpp: the kill-guard binary on bad, huge, slow and odd stdin.
-// It always exits 0, prints nothing unless it can decide, and returns within its bounds.
-#define BOOST_TEST_MODULE integration_kill_guard_fail_open
+// odd_commands_test.cpp: the kill-guard binary on odd commands: a megabyte of them, invalid
+// UTF-8, nesting past the depth cap. It always exits 0 and returns within its bounds. Broken
+// stdin, for all six binaries: tests/integration/suite/fail_open_test.cpp.
+#define BOOST_TEST_MODULE integration_kill_guard_odd_commands
 #include "support/payloads.hpp"
 #include "support/process.hpp"
 
@@ -50,46 +51,10 @@ BOOST_AUTO_TEST_CASE(the_deciding_payload_is_denied) {
     BOOST_TEST(denied(r));
 }
 
-BOOST_AUTO_TEST_CASE(truncated_json) {
-    const std::string whole = bash_payload(coder, "pkill node");
-    for (std::size_t cut : {whole.size() - 1, whole.size() / 2, std::size_t{40}})
-        check_silent(whole.substr(0, cut), "cut at " + std::to_string(cut));
-}
-
-BOOST_AUTO_TEST_CASE(twenty_megabyte_payload_still_decides) {
-    const std::string big = bash_payload(coder, "pkill node", std::string(20u << 20, 'a'));
-    BOOST_TEST(big.size() > (20u << 20));
-    const RunResult r = run_guard(big);
-    BOOST_TEST(r.exit_code == 0);
-    BOOST_TEST(!r.timed_out);
-    BOOST_TEST(denied(r));
-}
-
-BOOST_AUTO_TEST_CASE(twenty_megabytes_of_junk) {
-    check_silent(std::string(20u << 20, '{') + "viber:", "unbalanced braces");
-}
-
 BOOST_AUTO_TEST_CASE(a_megabyte_command_still_decides) {
     std::string command(1u << 20, 'x');
     command += " ; pkill node";
     const RunResult r = run_guard(bash_payload(coder, "echo " + command));
-    BOOST_TEST(r.exit_code == 0);
-    BOOST_TEST(denied(r));
-}
-
-BOOST_AUTO_TEST_CASE(bom_prefixed_payload_still_decides) {
-    const RunResult r = run_guard("\xEF\xBB\xBF" + bash_payload(coder, "pkill node"));
-    BOOST_TEST(r.exit_code == 0);
-    BOOST_TEST(denied(r));
-}
-
-BOOST_AUTO_TEST_CASE(invalid_utf8_still_decides) {
-    const std::string bytes = R"({"agent_type":"viber:task-coder","tool_input":{"command":"pkill )"
-                              "\xff\xfe\xc3"
-                              R"( node"},"description":")"
-                              "\xed\xa0\x80"
-                              R"("})";
-    const RunResult r = run_guard(bytes);
     BOOST_TEST(r.exit_code == 0);
     BOOST_TEST(denied(r));
 }
@@ -110,12 +75,4 @@ BOOST_AUTO_TEST_CASE(command_past_the_depth_cap_is_refused_not_hung) {
     BOOST_TEST(!r.timed_out);
     BOOST_TEST(denied(r));
     BOOST_TEST(r.out.find("nests deeper than 32 levels") != std::string::npos, r.out);
-}
-
-BOOST_AUTO_TEST_CASE(odd_field_types_are_silent) {
-    check_silent(R"({"agent_type":"viber:x","tool_input":{"command":42}})", "number command");
-    check_silent(R"({"agent_type":"viber:x","tool_input":null})", "null tool_input");
-    check_silent(R"({"agent_type":"viber:x"})", "no tool_input");
-    check_silent(R"({"agent_type":7,"tool_input":{"command":"pkill x"},"x":"viber:"})",
-                 "number agent_type");
 }
