@@ -373,17 +373,32 @@ public:
 class FileSource final : public Source {
 public:
     // Opens `path` only when it is a regular file (never blocking on a FIFO); open() says.
-    explicit FileSource(const std::string& path) : file_(os::File::open_regular(path)) {}
+    // A non-zero `limit` reads only the file's first `limit` bytes (Request::byte_limit).
+    explicit FileSource(const std::string& path, std::uint64_t limit = 0)
+        : file_(os::File::open_regular(path)), left_(limit), limited_(limit != 0) {}
     bool open() const { return static_cast<bool>(file_); }
-    long read_some(char* into, std::size_t size) override { return file_.read_some(into, size); }
+    long read_some(char* into, std::size_t size) override {
+        if (!limited_) return file_.read_some(into, size);
+        if (left_ < size) size = static_cast<std::size_t>(left_);
+        if (size == 0) return 0;
+        const long got = file_.read_some(into, size);
+        if (got > 0) left_ -= static_cast<std::uint64_t>(got);
+        return got;
+    }
     bool read_at(std::string& into, std::uint64_t offset, std::size_t size) override {
         into.resize(size);
         return file_.read_exact_at(into.data(), size, offset);
     }
-    std::optional<std::uint64_t> size() const { return file_.size(); }
+    std::optional<std::uint64_t> size() const {
+        const std::optional<std::uint64_t> whole = file_.size();
+        if (!limited_ || !whole) return whole;
+        return std::min(*whole, left_);
+    }
 
 private:
     os::File file_;
+    std::uint64_t left_ = 0;
+    bool limited_ = false;
 };
 
 class MemorySource final : public Source {
@@ -446,8 +461,8 @@ bool shows_plan_mode_ended(const json::object& record) {
     if (type != "user") return false;
     const auto mode = string_field(record, "permissionMode");
     if (!mode || *mode == "plan") return false;
-    if (const auto* meta = record.if_contains("isMeta"); meta != nullptr && meta->is_bool() &&
-                                                         meta->get_bool())
+    if (const auto* meta = record.if_contains("isMeta");
+        meta != nullptr && meta->is_bool() && meta->get_bool())
         return false;
     return user_string_content(record).has_value();
 }
@@ -1442,7 +1457,6 @@ private:
         const json::object* parsed_record = parse_record(bytes, arena, parsed);
         if (parsed_record == nullptr) return;
         const json::object& record = *parsed_record;
-        const auto type = string_field(record, "type");
 
         if (shows_plan_mode_ended(record)) scan_.episode_start = line;
 
@@ -1659,7 +1673,7 @@ private:
 
 Scan scan_file(const std::string& path, const Request& request) {
     try {
-        auto source = std::make_unique<FileSource>(path);
+        auto source = std::make_unique<FileSource>(path, request.byte_limit);
         if (!source->open()) return Scan{};
         const std::size_t buffer_size = os::read_size_for(source->size());
         return scan_source(std::move(source), request, buffer_size, detail::Kernel::best,

@@ -52,7 +52,10 @@ Seen seen(const Scan& scan) {
         s.dispatches += std::to_string(d.line) + ":" + d.agent + ":" + d.id + " ";
     for (const VerdictLine& v : scan.verdicts)
         s.verdicts += std::to_string(v.line) + ":" +
-                      (v.value == Verdict::pass ? "P" : v.value == Verdict::fail ? "F" : "D") + " ";
+                      (v.value == Verdict::pass   ? "P"
+                       : v.value == Verdict::fail ? "F"
+                                                  : "D") +
+                      " ";
     s.owns = signal_owns_episode(scan);
     return s;
 }
@@ -60,7 +63,8 @@ Seen seen(const Scan& scan) {
 // The gate's scan, through the public entry point, small buffers with every kernel, and a
 // settle_later scan settled for both reviewers: all must agree.
 Seen gate(const TranscriptBuilder& t) {
-    const Request request{.signals = Signals::planner, .plan_writes = true, .paired_agents = agents};
+    const Request request{
+        .signals = Signals::planner, .plan_writes = true, .paired_agents = agents};
     const Seen reference = seen(scan_bytes(t.text(), request));
     for (const std::size_t size : {64u, 97u, 4096u}) {
         for (const auto kernel : {detail::Kernel::scalar, detail::Kernel::sse2,
@@ -74,7 +78,8 @@ Seen gate(const TranscriptBuilder& t) {
     later.settle_later = true;
     Scan settled = scan_bytes(t.text(), later);
     BOOST_TEST_REQUIRE(settle_pairing(settled, agents));
-    BOOST_TEST_REQUIRE(seen(settled) == reference, "settled later: " << seen(settled) << " vs " << reference);
+    BOOST_TEST_REQUIRE(seen(settled) == reference,
+                       "settled later: " << seen(settled) << " vs " << reference);
     return reference;
 }
 
@@ -115,11 +120,10 @@ std::size_t array_answer(TranscriptBuilder& t, std::string_view id, std::string_
     return t.add(json::object{
         {"type", "user"},
         {"timestamp", "2026-12-01T10:00:00.000Z"},
-        {"message",
-         json::object{{"role", "user"},
-                      {"content", json::array{json::object{{"type", "tool_result"},
-                                                           {"tool_use_id", id},
-                                                           {"content", blocks}}}}}},
+        {"message", json::object{{"role", "user"},
+                                 {"content", json::array{json::object{{"type", "tool_result"},
+                                                                      {"tool_use_id", id},
+                                                                      {"content", blocks}}}}}},
         {"toolUseResult", json::object{{"status", "completed"},
                                        {"agentType", "viber:planner-review"},
                                        {"content", blocks}}}});
@@ -281,7 +285,8 @@ BOOST_AUTO_TEST_CASE(lines_that_show_no_mode_change_do_not_start_the_episode) {
     t.add(json::object{{"type", "attachment"},
                        {"permissionMode", "default"},
                        {"attachment", json::object{{"type", "plan_mode_exit_not"}}}});
-    t.add(json::object{{"type", "system"}, {"attachment", json::object{{"type", "plan_mode_exit"}}}});
+    t.add(
+        json::object{{"type", "system"}, {"attachment", json::object{{"type", "plan_mode_exit"}}}});
     // Quoted inside a string, never a record.
     t.typed_prompt(R"({"type":"attachment","attachment":{"type":"plan_mode_exit"}})");
     BOOST_TEST(gate(t).episode_start == start);

@@ -32,11 +32,10 @@ std::size_t array_answer(TranscriptBuilder& t, std::string_view id, std::string_
     return t.add(json::object{
         {"type", "user"},
         {"timestamp", timestamp},
-        {"message",
-         json::object{{"role", "user"},
-                      {"content", json::array{json::object{{"type", "tool_result"},
-                                                           {"tool_use_id", id},
-                                                           {"content", blocks}}}}}},
+        {"message", json::object{{"role", "user"},
+                                 {"content", json::array{json::object{{"type", "tool_result"},
+                                                                      {"tool_use_id", id},
+                                                                      {"content", blocks}}}}}},
         {"toolUseResult", json::object{{"status", "completed"},
                                        {"agentType", "viber:planner-review"},
                                        {"content", blocks}}}});
@@ -85,8 +84,8 @@ BOOST_AUTO_TEST_CASE(a_session_opened_in_plan_mode_as_the_real_client_writes_it_
         {"type", "user"},
         {"isMeta", true},
         {"message", json::object{{"role", "user"},
-                                 {"content", json::array{json::object{
-                                                 {"type", "text"}, {"text", "skill body"}}}}}}});
+                                 {"content", json::array{json::object{{"type", "text"},
+                                                                      {"text", "skill body"}}}}}}});
     attachment(t, "plan_mode");
     t.write_file(plan, planner_plan);
     t.tool_result("toolu_write", "File created successfully");
