@@ -17,6 +17,7 @@ LineReader::LineReader(const std::string& path, std::size_t line_cap) : cap_(lin
 bool LineReader::fill() {
     if (eof_ || !file_) return false;
     const long got = file_.read_some(buffer_.data(), buffer_.size());
+    read_before_ += end_;
     at_ = 0;
     end_ = got > 0 ? static_cast<std::size_t>(got) : 0;
     if (end_ == 0) eof_ = true;

@@ -6,6 +6,7 @@
 #include "common/os.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace viber {
@@ -23,6 +24,9 @@ public:
     bool too_long() const noexcept { return too_long_; }
     // The 1-based number of the line `next` returned last.
     std::size_t number() const noexcept { return number_; }
+    // The byte offset just past the line `next` returned last (its `\n` included); the offset of
+    // its first byte is the value before that call.
+    std::uint64_t end_offset() const noexcept { return read_before_ + at_; }
 
 private:
     bool fill();
@@ -34,6 +38,7 @@ private:
     bool eof_ = false;
     bool too_long_ = false;
     std::size_t number_ = 0;
+    std::uint64_t read_before_ = 0; // bytes read before the buffer's contents
 };
 
 } // namespace viber

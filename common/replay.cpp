@@ -219,6 +219,78 @@ void read_agent_stop(const std::string& file, const std::string& agent_type,
                        .payload = json::serialize(payload)});
 }
 
+// The main transcript's calls: each ExitPlanMode tool_use (the transcript as the CLI had written
+// it when the hook ran holds the assistant line itself: the cut is after it), or each typed
+// prompt in plan mode (UserPromptSubmit runs before the prompt is written: the cut is before it).
+// The file is streamed once; each call carries only its cut, and the hook reads that prefix again
+// when it judges the call, so a session with k calls costs k prefix scans (O(k x size); a
+// session has a handful of ExitPlanMode calls and plan-mode prompts).
+void read_main_calls(const std::string& file, ReplayCalls calls,
+                     const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
+    LineReader reader(file);
+    std::string line;
+    std::uint64_t line_start = 0;
+    const bool exits = calls == ReplayCalls::exit_plan_mode;
+    while (reader.next(line)) {
+        const std::uint64_t start = line_start;
+        line_start = reader.end_offset();
+        if (reader.too_long()) {
+            ++count.long_lines;
+            continue;
+        }
+        if (exits ? !contains(line, "\"ExitPlanMode\"")
+                  : !contains(line, "\"permissionMode\"") || !contains(line, "\"user\"")) {
+            continue;
+        }
+        const std::optional<json::object> object = parse_object(line);
+        if (!object) continue;
+        const std::optional<std::string_view> type = string_field(*object, "type");
+        json::object payload;
+        if (const std::optional<std::string_view> session = string_field(*object, "sessionId"))
+            payload["session_id"] = *session;
+        payload["transcript_path"] = file;
+        if (const std::optional<std::string_view> cwd = string_field(*object, "cwd"))
+            payload["cwd"] = *cwd;
+        if (exits) {
+            if (!type || *type != "assistant") continue;
+            for (const json::object* block : content_blocks(*object, "tool_use")) {
+                const std::optional<std::string_view> name = string_field(*block, "name");
+                if (!name || *name != "ExitPlanMode") continue;
+                json::object call = payload;
+                call["hook_event_name"] = "PreToolUse";
+                call["tool_name"] = "ExitPlanMode";
+                if (const json::object* input = object_field(*block, "input"))
+                    call["tool_input"] = *input;
+                if (const std::optional<std::string_view> id = string_field(*block, "id"))
+                    call["tool_use_id"] = *id;
+                on_call(ReplayCall{.file = file,
+                                   .line = reader.number(),
+                                   .agent_type = "main",
+                                   .what = "ExitPlanMode",
+                                   .payload = json::serialize(call),
+                                   .transcript_bytes = reader.end_offset()});
+            }
+            continue;
+        }
+        if (!type || *type != "user") continue;
+        if (string_field(*object, "permissionMode") != std::optional<std::string_view>("plan"))
+            continue;
+        const json::object* message = object_field(*object, "message");
+        if (message == nullptr) continue;
+        const std::optional<std::string_view> prompt = string_field(*message, "content");
+        if (!prompt) continue;
+        payload["hook_event_name"] = "UserPromptSubmit";
+        payload["permission_mode"] = "plan";
+        payload["prompt"] = *prompt;
+        on_call(ReplayCall{.file = file,
+                           .line = reader.number(),
+                           .agent_type = "main",
+                           .what = std::string(*prompt),
+                           .payload = json::serialize(payload),
+                           .transcript_bytes = start});
+    }
+}
+
 // One line of the listing: the command on one line, its first 100 characters.
 std::string one_line(std::string_view text) {
     constexpr std::size_t shown = 100;
@@ -275,6 +347,10 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
     std::sort(agents.begin(), agents.end());
     count.sessions = sessions.size();
     count.agent_files = agents.size();
+    if (calls == ReplayCalls::exit_plan_mode || calls == ReplayCalls::plan_prompt) {
+        for (const std::string& file : sessions) read_main_calls(file, calls, on_call, count);
+        return true;
+    }
     for (const std::string& file : agents) {
         const std::string agent_type = agent_type_of(file);
         if (!agent_type.starts_with("viber:")) continue;
@@ -290,12 +366,13 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
 int replay(const HookInfo& info, const std::string& path) {
     if (info.replay == nullptr) {
         std::cerr << info.name
-                  << ": --replay is for the hooks that judge a viber agent's calls (kill-guard, "
-                     "shell-guard, verdict-nudge)\n";
+                  << ": --replay is for the hooks that judge recorded calls (plan-gate, "
+                     "plan-hints, kill-guard, shell-guard, verdict-nudge)\n";
         return 1;
     }
     const ReplaySpec& spec = *info.replay;
     std::cout << info.name << " --replay " << utf8::repaired(path) << "\n";
+    if (!spec.note.empty()) std::cout << spec.note << "\n";
     std::map<std::string, std::size_t> decisions;
     std::map<std::string, std::size_t> labels;
     std::size_t judged = 0;
@@ -306,7 +383,36 @@ int replay(const HookInfo& info, const std::string& path) {
         [&](const ReplayCall& call) {
             if (call.file != current_file) {
                 current_file = call.file;
-                std::cout << "\n" << utf8::repaired(call.file) << "  (" << call.agent_type << ")\n";
+                std::cout << "\n"
+                          << utf8::repaired(call.file) << "  ("
+                          << (spec.judge != nullptr ? std::string("main transcript")
+                                                    : call.agent_type)
+                          << ")\n";
+            }
+            if (spec.judge != nullptr) {
+                ReplayJudgement judged_call;
+                try {
+                    const std::optional<json::object> payload = parse_object(call.payload);
+                    if (payload) judged_call = spec.judge(*payload, call.transcript_bytes);
+                } catch (const std::exception& e) {
+                    judged_call = {.decision = "none",
+                                   .label = std::string("failed open: ") + e.what(),
+                                   .why = ""};
+                }
+                ++judged;
+                ++decisions[judged_call.decision];
+                if (!judged_call.label.empty()) ++labels[judged_call.label];
+                std::string row = "  line " + std::to_string(call.line);
+                row.resize(std::max<std::size_t>(row.size(), 13), ' ');
+                row += " " + judged_call.decision;
+                row.resize(std::max<std::size_t>(row.size(), 21), ' ');
+                row += " " + (judged_call.label.empty() ? std::string("-") : judged_call.label);
+                row.resize(std::max<std::size_t>(row.size(), 40), ' ');
+                row += " " + one_line(call.what);
+                std::cout << row << "\n";
+                if (!judged_call.why.empty())
+                    std::cout << "      " << utf8::repaired(judged_call.why) << "\n";
+                return;
             }
             Decision decision;
             std::string label;
@@ -339,10 +445,11 @@ int replay(const HookInfo& info, const std::string& path) {
                   << ": neither a session transcript (.jsonl) nor a directory of sessions\n";
         return 1;
     }
-    std::string summary = "\nSummary: " + plural(count.sessions, "session", "sessions") + ", " +
-                          plural(count.agent_files, "agent file", "agent files") + " (" +
-                          std::to_string(count.viber_agent_files) + " of viber agents), " +
-                          plural(judged, "call", "calls") + " judged";
+    std::string summary = "\nSummary: " + plural(count.sessions, "session", "sessions") + ", ";
+    if (spec.judge == nullptr)
+        summary += plural(count.agent_files, "agent file", "agent files") + " (" +
+                   std::to_string(count.viber_agent_files) + " of viber agents), ";
+    summary += plural(judged, "call", "calls") + " judged";
     std::string sep = ": ";
     for (const auto& [kind, n] : decisions) {
         summary += sep + kind + " " + std::to_string(n);
@@ -359,7 +466,8 @@ int replay(const HookInfo& info, const std::string& path) {
     if (count.long_lines > 0)
         summary += "; " + plural(count.long_lines, "line", "lines") + " over 64 MiB passed over";
     std::cout << summary << "\n";
-    if (count.agent_files > 0 && count.viber_agent_files == 0 && judged == 0)
+    if (spec.judge == nullptr && count.agent_files > 0 && count.viber_agent_files == 0 &&
+        judged == 0)
         std::cout << "(no agent file named a viber agent: its agent-*.meta.json gives the type)\n";
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <boost/json/object.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,18 @@ enum class ReplayCalls {
     agent_bash,
     // SubagentStop: each viber agent's stop, with the text of its last assistant message.
     agent_stop,
+    // PreToolUse ExitPlanMode: every ExitPlanMode tool_use of a main transcript (plan-gate).
+    exit_plan_mode,
+    // UserPromptSubmit: every typed prompt of a main transcript (a user line whose
+    // message.content is a string) with the top-level permissionMode `plan` (plan-hints).
+    plan_prompt,
+};
+
+// How a hook that reads the main transcript (exit_plan_mode, plan_prompt) judged one call.
+struct ReplayJudgement {
+    std::string decision; // "deny", "allow", "context", "silent"
+    std::string label;    // short, counted in the summary ("planner-review", "plain plan")
+    std::string why;      // printed under the row ("Next step: ..."); "" for none
 };
 
 struct ReplaySpec {
@@ -29,6 +42,12 @@ struct ReplaySpec {
     // The rule or step a decision rests on, one short word or list ("R1,R4", "pkill", "no
     // verdict line"); "" for none. `payload` is the payload the call was judged on.
     std::string (*label)(const Decision& decision, const boost::json::object& payload) = nullptr;
+    // For exit_plan_mode and plan_prompt, instead of the hook's decide: the call judged on the
+    // transcript's first `transcript_bytes` bytes (the lines written when the hook ran).
+    // Printed under the listing's first line: what the replay reads differently from hook mode.
+    std::string_view note = {};
+    ReplayJudgement (*judge)(const boost::json::object& payload,
+                             std::uint64_t transcript_bytes) = nullptr;
 };
 
 // One call found in a session, as the hook is given it.
@@ -38,6 +57,8 @@ struct ReplayCall {
     std::string agent_type; // "viber:task-coder"
     std::string what;       // the command, or the event ("SubagentStop")
     std::string payload;    // the payload hook mode would have read (compact JSON)
+    // For a main transcript's call: the bytes of the transcript written when the hook ran.
+    std::uint64_t transcript_bytes = 0;
 };
 
 // What reading the sessions under `path` found, beside the calls.

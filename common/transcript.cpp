@@ -1043,7 +1043,7 @@ private:
 
 Scan scan_file(const std::string& path, const Request& request) {
     try {
-        auto source = std::make_unique<FileSource>(path);
+        auto source = std::make_unique<FileSource>(path, request.byte_limit);
         if (!source->open()) return Scan{};
         const std::size_t buffer_size = os::read_size_for(source->size());
         return scan_source(std::move(source), request, buffer_size, detail::Kernel::best,

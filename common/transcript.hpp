@@ -95,6 +95,9 @@ struct Request {
     // single reviewer then costs a parse of the lines from the end back to its latest pair. The
     // scan keeps the file open (or, from scan_bytes, a view of the bytes) until then.
     bool settle_later = false;
+    // Read only the file's first `byte_limit` bytes (0: all of it): --replay judges a recorded
+    // call on the transcript as it stood then, a prefix of the file as it is now.
+    std::uint64_t byte_limit = 0;
 };
 
 // Lines longer than this are passed over unparsed (docs/contract.md, "Bounded").

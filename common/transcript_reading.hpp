@@ -124,17 +124,32 @@ public:
 class FileSource final : public Source {
 public:
     // Opens `path` only when it is a regular file (never blocking on a FIFO); open() says.
-    explicit FileSource(const std::string& path) : file_(os::File::open_regular(path)) {}
+    // A non-zero `limit` reads only the file's first `limit` bytes (Request::byte_limit).
+    explicit FileSource(const std::string& path, std::uint64_t limit = 0)
+        : file_(os::File::open_regular(path)), left_(limit), limited_(limit != 0) {}
     bool open() const { return static_cast<bool>(file_); }
-    long read_some(char* into, std::size_t size) override { return file_.read_some(into, size); }
+    long read_some(char* into, std::size_t size) override {
+        if (!limited_) return file_.read_some(into, size);
+        if (left_ < size) size = static_cast<std::size_t>(left_);
+        if (size == 0) return 0;
+        const long got = file_.read_some(into, size);
+        if (got > 0) left_ -= static_cast<std::uint64_t>(got);
+        return got;
+    }
     bool read_at(std::string& into, std::uint64_t offset, std::size_t size) override {
         into.resize(size);
         return file_.read_exact_at(into.data(), size, offset);
     }
-    std::optional<std::uint64_t> size() const { return file_.size(); }
+    std::optional<std::uint64_t> size() const {
+        const std::optional<std::uint64_t> whole = file_.size();
+        if (!limited_ || !whole) return whole;
+        return std::min(*whole, left_);
+    }
 
 private:
     os::File file_;
+    std::uint64_t left_ = 0;
+    bool limited_ = false;
 };
 
 class MemorySource final : public Source {

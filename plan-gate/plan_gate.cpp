@@ -341,6 +341,11 @@ std::optional<GateInput> gather(const json::object& payload) {
 }
 
 std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
+    return gather(payload, trace, nullptr);
+}
+
+std::optional<GateInput> gather(const json::object& payload, Trace& trace,
+                                const ReplayCut* replay) {
     const std::optional<std::string_view> transcript_path =
         string_field(payload, "transcript_path");
     if (!transcript_path || transcript_path->empty()) return std::nullopt;
@@ -351,11 +356,13 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     GateInput input;
     // Pairing is settled once the route says which reviewer decides: a single reviewer reads the
     // dispatch and verdict lines from the end back to its latest pair only.
-    input.scan = transcript::scan_file(std::string(*transcript_path),
-                                       transcript::Request{.signals = transcript::Signals::planner,
-                                                           .plan_writes = true,
-                                                           .paired_agents = paired_agents,
-                                                           .settle_later = true});
+    input.scan = transcript::scan_file(
+        std::string(*transcript_path),
+        transcript::Request{.signals = transcript::Signals::planner,
+                            .plan_writes = true,
+                            .paired_agents = paired_agents,
+                            .settle_later = true,
+                            .byte_limit = replay != nullptr ? replay->transcript_bytes : 0});
     if (trace.on())
         trace.read("transcript " + std::string(*transcript_path) +
                    (input.scan.readable ? " (" + std::to_string(input.scan.lines) + " lines)"
@@ -388,7 +395,7 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
     const bool switch_needed_first = !transcript::signal_owns_episode(input.scan);
     std::optional<SwitchQuery> query;
     const auto start_query = [&] {
-        if (!query && cwd && is_directory(*cwd)) query.emplace(*cwd);
+        if (replay == nullptr && !query && cwd && is_directory(*cwd)) query.emplace(*cwd);
     };
     if (switch_needed_first) start_query();
 
@@ -425,6 +432,13 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
             const bool on = query->on();
             input.plain_review_on = on;
             if (on) input.counted_files = std::move(counted);
+        } else if (replay != nullptr && replay->plain_review_on && cwd) {
+            // Replay: config.sh is not run; the switch is the one the caller asks about.
+            const std::string root = git_top_level(*cwd).value_or(*cwd);
+            input.counted_files = plan.text
+                                      ? plan_tally(*plan.text, root, plan.path)
+                                      : plan_file_tally(plan.path, root).value_or(FileTally{});
+            input.plain_review_on = true;
         }
     }
     // A line that cannot be read again leaves the pairing unknown: fail open, as on a read error.

@@ -10,6 +10,7 @@
 #include <array>
 #include <boost/json/object.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <ctime>
 #include <optional>
 #include <span>
@@ -87,6 +88,17 @@ std::optional<std::string> decide(const GateInput& input, Trace& trace);
 std::optional<GateInput> gather(const boost::json::object& payload);
 // The same, recording what it read and the episode and plan write in `trace`.
 std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace);
+
+// --replay (docs/guide.md, "Replay"): how gather reads a recorded call. Only the transcript's
+// first `transcript_bytes` bytes are read (the lines up to the call), and scripts/config.sh is
+// never run (replay runs nothing): a plain plan is judged with the switch as `plain_review_on`
+// says. The plan file is read as it is now.
+struct ReplayCut {
+    std::uint64_t transcript_bytes = 0;
+    bool plain_review_on = false;
+};
+std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace,
+                                const ReplayCut* replay);
 
 // hook_main's entry: the deny, or nothing on every other path (fail-open ones included).
 Decision decide(const HookInput& in, Trace& trace);

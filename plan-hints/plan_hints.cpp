@@ -17,9 +17,16 @@ std::optional<std::string> hint_context(const HintsInput& input) {
     return std::string(text);
 }
 
-Decision decide(const HookInput& in, Trace& trace) {
-    if (in.payload == nullptr) return Decision::nothing();
-    const boost::json::object* payload = in.payload;
+namespace {
+
+// The decision; `limit` (0: none) bounds the transcript bytes read, `replay` says the call is a
+// recorded one (limit 0 then means an empty transcript) and `why` gets what decided.
+Decision decide_bounded(const boost::json::object* payload, Trace& trace, bool replay,
+                        std::uint64_t limit, std::string* why) {
+    const auto say = [&](std::string text) {
+        if (why != nullptr) *why = std::move(text);
+    };
+    if (payload == nullptr) return Decision::nothing();
 
     HintsInput input;
     const std::optional<std::string_view> mode = string_field(*payload, "permission_mode");
@@ -29,17 +36,29 @@ Decision decide(const HookInput& in, Trace& trace) {
             "permission_mode: " + (mode ? "`" + std::string(*mode) + "`" : std::string("absent")) +
             (input.plan_mode ? "" : " (not plan: nothing to add)"));
     // Outside plan mode nothing is read: this hook runs on every prompt.
-    if (!input.plan_mode) return Decision::nothing();
+    if (!input.plan_mode) {
+        say("not in plan mode");
+        return Decision::nothing();
+    }
 
     input.hints_text = read_regular_file(plugin_file(plan_hints_file));
-    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty())
+    if (!input.hints_text || cut_trailing_newlines(*input.hints_text).empty()) {
+        say("hooks/content/plan-hints.md missing or empty (" + plugin_file(plan_hints_file) + ")");
         return Decision::nothing();
+    }
 
-    // A missing or unreadable transcript shows no signal.
-    if (const auto path = string_field(*payload, "transcript_path")) {
-        const transcript::Scan scan =
-            transcript::scan_file(std::string(*path), {transcript::Signals::planner_chain, false});
+    say("no planner, intent or fixer signal in the plan-mode episode");
+    // A missing or unreadable transcript shows no signal; a recorded call at line 1 has none.
+    const auto path = string_field(*payload, "transcript_path");
+    if (path && !(replay && limit == 0)) {
+        const transcript::Scan scan = transcript::scan_file(
+            std::string(*path), {.signals = transcript::Signals::planner_chain,
+                                 .plan_writes = false,
+                                 .byte_limit = limit});
         input.chain_owns_episode = scan.readable && transcript::signal_owns_episode(scan);
+        if (input.chain_owns_episode)
+            say("the episode shows the viber planner, intent or fixer (line " +
+                std::to_string(scan.last_signal) + ")");
         if (trace.on()) {
             trace.read("transcript " + std::string(*path) +
                        (scan.readable ? " (" + std::to_string(scan.lines) + " lines)"
@@ -65,6 +84,18 @@ Decision decide(const HookInput& in, Trace& trace) {
     std::optional<std::string> context = hint_context(input);
     if (!context) return Decision::nothing();
     return Decision::context("UserPromptSubmit", std::move(*context));
+}
+
+} // namespace
+
+Decision decide(const HookInput& in, Trace& trace) {
+    return decide_bounded(in.payload, trace, false, 0, nullptr);
+}
+
+Decision decide_replayed(const boost::json::object& payload, std::uint64_t transcript_bytes,
+                         std::string& why) {
+    Trace off;
+    return decide_bounded(&payload, off, true, transcript_bytes, &why);
 }
 
 } // namespace viber::plan_hints

@@ -5,6 +5,8 @@
 #include "common/decision.hpp"
 #include "common/trace.hpp"
 
+#include <boost/json/object.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +22,11 @@ struct HintsInput {
 
 // The additionalContext to inject, or nullopt for silence.
 std::optional<std::string> hint_context(const HintsInput& input);
+
+// --replay (docs/guide.md, "Replay"): a recorded plan-mode prompt judged on the transcript's first
+// `transcript_bytes` bytes (the lines before it). `why` says what decided.
+Decision decide_replayed(const boost::json::object& payload, std::uint64_t transcript_bytes,
+                         std::string& why);
 
 // hook_main's entry: the UserPromptSubmit context, or nothing. Fails open to nothing.
 Decision decide(const HookInput& in, Trace& trace);
