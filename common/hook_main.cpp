@@ -128,15 +128,16 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
                               "print what the hook would have decided on every call it judges "
                               "in recorded Claude Code sessions (a transcript .jsonl or a "
                               "directory such as ~/.claude/projects/<project>/)");
-    po::options_description hidden;
-    hidden.add_options()("file", po::value<std::vector<std::string>>());
-    po::options_description all;
-    all.add(options).add(hidden);
     const std::string extra_name(info.extra.name);
     if (!extra_name.empty() && info.extra.run != nullptr)
         options.add_options()(extra_name.c_str(),
                               po::value<std::string>()->implicit_value("")->value_name("MODE"),
                               std::string(info.extra.help).c_str());
+    // Built after every option above: `all` holds the options `options` holds when it is added.
+    po::options_description hidden;
+    hidden.add_options()("file", po::value<std::vector<std::string>>());
+    po::options_description all;
+    all.add(options).add(hidden);
     const auto usage = [&](std::ostream& out) {
         out << "usage: " << info.name
             << " [--help | --version | --explain [FILE] | --explain --log FILE[:LINE]"

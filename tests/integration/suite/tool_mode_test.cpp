@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE integration_tool_mode
 #include "support/process.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <string>
 #include <vector>
@@ -75,6 +76,30 @@ BOOST_AUTO_TEST_CASE(a_bad_argument_exits_1_with_usage_on_stderr) {
                 BOOST_TEST(result.out.empty());
                 BOOST_TEST(result.err.find("usage: " + binary) != std::string::npos);
             }
+        }
+    }
+}
+
+// The guards' own tool-mode option (docs/command-model.md): the bare command on stdin with =text,
+// one JSON line naming the simple commands found; the other hooks do not take it.
+BOOST_AUTO_TEST_CASE(the_guards_print_the_commands_they_find_as_json) {
+    for (const std::string binary : {"kill-guard", "shell-guard"}) {
+        BOOST_TEST_CONTEXT(binary) {
+            RunOptions options;
+            options.args = {"--commands-json=text"};
+            options.stdin_bytes = "sudo bash -c 'pkill zz_no_such_proc'";
+            options.timeout = 10s;
+            const RunResult result = viber::testing::run_process(hook_binary(binary), options);
+            BOOST_TEST(result.exit_code == 0, result.err);
+            BOOST_TEST(result.out.find("\"pkill\"") != std::string::npos, result.out);
+            BOOST_TEST(result.out.find("\"sudo\"") != std::string::npos, result.out);
+            BOOST_TEST(std::count(result.out.begin(), result.out.end(), '\n') == 1);
+        }
+    }
+    for (const std::string binary : {"plan-gate", "verdict-nudge"}) {
+        BOOST_TEST_CONTEXT(binary) {
+            const RunResult result = tool(binary, {"--commands-json=text"});
+            BOOST_TEST(result.exit_code == 1);
         }
     }
 }
