@@ -49,6 +49,29 @@ std::size_t TranscriptBuilder::typed_prompt(std::string_view text) {
                             {"message", json::object{{"role", "user"}, {"content", text}}}});
 }
 
+std::size_t TranscriptBuilder::typed_prompt_in_mode(std::string_view mode, std::string_view text) {
+    return add(json::object{{"type", "user"},
+                            {"permissionMode", mode},
+                            {"message", json::object{{"role", "user"}, {"content", text}}}});
+}
+
+std::size_t TranscriptBuilder::attachment(std::string_view type, std::string_view plan_file_path) {
+    json::object inner{{"type", type}};
+    if (!plan_file_path.empty()) inner["planFilePath"] = plan_file_path;
+    return add(json::object{{"type", "attachment"}, {"attachment", inner}});
+}
+
+std::size_t TranscriptBuilder::meta_line() {
+    return add(json::object{
+        {"type", "user"},
+        {"isMeta", true},
+        {"message",
+         json::object{{"role", "user"},
+                      {"content", json::array{json::object{
+                                      {"type", "text"},
+                                      {"text", "Base directory for this skill: /p/skills"}}}}}}});
+}
+
 std::size_t TranscriptBuilder::write_file(std::string_view file_path, std::string_view content) {
     return tool_use("Write", json::object{{"file_path", file_path}, {"content", content}},
                     "toolu_write");
@@ -74,6 +97,21 @@ std::size_t TranscriptBuilder::tool_result(std::string_view id, std::string_view
     json::object record{{"type", "user"}};
     if (!timestamp.empty()) record["timestamp"] = timestamp;
     record["message"] = json::object{{"role", "user"}, {"content", json::array{result}}};
+    return add(record);
+}
+
+std::size_t TranscriptBuilder::reviewer_answer(std::string_view id, std::string_view text,
+                                               std::string_view timestamp) {
+    const json::array blocks{json::object{{"type", "text"}, {"text", text}},
+                             json::object{{"type", "text"}, {"text", "agentId: a1 <usage>"}}};
+    json::object record{{"type", "user"}};
+    if (!timestamp.empty()) record["timestamp"] = timestamp;
+    record["message"] = json::object{
+        {"role", "user"},
+        {"content", json::array{json::object{
+                        {"type", "tool_result"}, {"tool_use_id", id}, {"content", blocks}}}}};
+    record["toolUseResult"] = json::object{
+        {"status", "completed"}, {"agentType", "viber:planner-review"}, {"content", blocks}};
     return add(record);
 }
 

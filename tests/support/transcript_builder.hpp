@@ -26,6 +26,12 @@ public:
     std::size_t skill(std::string_view skill, std::string_view id = "toolu_skill");
     std::size_t enter_plan_mode();
     std::size_t typed_prompt(std::string_view text); // user, string content, role user
+    // A typed prompt as Claude Code 2.1 writes it: the permission mode as a top-level field.
+    std::size_t typed_prompt_in_mode(std::string_view mode, std::string_view text);
+    // An `attachment` line of `type` (plan_mode, plan_mode_exit with its planFilePath, …).
+    std::size_t attachment(std::string_view type, std::string_view plan_file_path = {});
+    // The isMeta user line Claude Code writes after a Skill call: array content.
+    std::size_t meta_line();
     std::size_t write_file(std::string_view file_path, std::string_view content = "plan");
     std::size_t edit_file(std::string_view file_path);
     std::size_t dispatch(std::string_view agent, std::string_view id,
@@ -33,6 +39,10 @@ public:
     // A tool_result for `id` whose content is `text`, with an optional top-level timestamp.
     std::size_t tool_result(std::string_view id, std::string_view text,
                             std::string_view timestamp = {});
+    // A reviewer's answer as Claude Code 2.1 writes it: a tool_result whose content is an array of
+    // text blocks, repeated under toolUseResult, with an optional top-level timestamp.
+    std::size_t reviewer_answer(std::string_view id, std::string_view text,
+                                std::string_view timestamp = {});
     // An async launch echo (holds "status":"async_launched").
     std::size_t async_launched(std::string_view id, std::string_view prompt);
     // A task notification (user string content) carrying <result>text</result>.

@@ -87,48 +87,6 @@ Seen hints(const TranscriptBuilder& t) {
     return seen(scan_bytes(t.text(), {.signals = Signals::planner_chain}));
 }
 
-// A typed prompt as Claude Code 2.1 writes it: the mode as a top-level field.
-std::size_t prompt_in_mode(TranscriptBuilder& t, std::string_view mode, std::string_view text) {
-    return t.add(json::object{{"type", "user"},
-                              {"permissionMode", mode},
-                              {"message", json::object{{"role", "user"}, {"content", text}}}});
-}
-
-std::size_t attachment(TranscriptBuilder& t, std::string_view type) {
-    json::object inner{{"type", type}};
-    if (type == "plan_mode_exit") inner["planFilePath"] = "/home/u/.claude/plans/p.md";
-    return t.add(json::object{{"type", "attachment"}, {"attachment", inner}});
-}
-
-// The isMeta user line Claude Code writes after a Skill call: array content.
-std::size_t meta_line(TranscriptBuilder& t) {
-    return t.add(json::object{
-        {"type", "user"},
-        {"isMeta", true},
-        {"message",
-         json::object{{"role", "user"},
-                      {"content", json::array{json::object{
-                                      {"type", "text"},
-                                      {"text", "Base directory for this skill: /p/skills"}}}}}}});
-}
-
-// A reviewer's answer as Claude Code 2.1 writes it: an array of text blocks, repeated under
-// toolUseResult.
-std::size_t array_answer(TranscriptBuilder& t, std::string_view id, std::string_view text) {
-    const json::array blocks{json::object{{"type", "text"}, {"text", text}},
-                             json::object{{"type", "text"}, {"text", "agentId: a1 <usage>"}}};
-    return t.add(json::object{
-        {"type", "user"},
-        {"timestamp", "2026-12-01T10:00:00.000Z"},
-        {"message", json::object{{"role", "user"},
-                                 {"content", json::array{json::object{{"type", "tool_result"},
-                                                                      {"tool_use_id", id},
-                                                                      {"content", blocks}}}}}},
-        {"toolUseResult", json::object{{"status", "completed"},
-                                       {"agentType", "viber:planner-review"},
-                                       {"content", blocks}}}});
-}
-
 constexpr std::string_view plan = "/home/u/.claude/plans/p.md";
 
 } // namespace
@@ -213,16 +171,17 @@ BOOST_AUTO_TEST_CASE(a_plan_write_in_the_wait_then_enter_plan_mode_keeps_both) {
 
 BOOST_AUTO_TEST_CASE(a_session_opened_in_plan_mode_keeps_the_planners_review) {
     TranscriptBuilder t;
-    attachment(t, "plan_mode");
-    prompt_in_mode(t, "plan", "add a CSV export");
+    t.attachment("plan_mode");
+    t.typed_prompt_in_mode("plan", "add a CSV export");
     const auto skill = t.skill("viber:planner", "toolu_01S");
     t.tool_result("toolu_01S", "Launching skill: viber:planner");
-    meta_line(t);
-    attachment(t, "plan_mode");
+    t.meta_line();
+    t.attachment("plan_mode");
     const auto write = t.write_file(plan);
     t.tool_result("toolu_write", "File created successfully");
     const auto dispatch = t.dispatch("viber:planner-review", "toolu_01R");
-    const auto pass = array_answer(t, "toolu_01R", "## Plan Review\nVERDICT: PASS");
+    const auto pass =
+        t.reviewer_answer("toolu_01R", "## Plan Review\nVERDICT: PASS", "2026-12-01T10:00:00.000Z");
     const Seen s = gate(t);
     BOOST_TEST(s.episode_start == 0u);
     BOOST_TEST(s.last_signal == skill);
@@ -236,9 +195,9 @@ BOOST_AUTO_TEST_CASE(a_session_opened_in_plan_mode_keeps_the_planners_review) {
 
 BOOST_AUTO_TEST_CASE(a_typed_prompt_out_of_plan_mode_starts_the_episode) {
     TranscriptBuilder t;
-    prompt_in_mode(t, "plan", "plan it");
-    const auto out = prompt_in_mode(t, "default", "build it");
-    prompt_in_mode(t, "plan", "plan the next one");
+    t.typed_prompt_in_mode("plan", "plan it");
+    const auto out = t.typed_prompt_in_mode("default", "build it");
+    t.typed_prompt_in_mode("plan", "plan the next one");
     BOOST_TEST(gate(t).episode_start == out);
     BOOST_TEST(hints(t).episode_start == out);
 }
@@ -247,16 +206,16 @@ BOOST_AUTO_TEST_CASE(a_typed_prompt_in_any_other_mode_starts_the_episode) {
     for (const std::string_view mode : {"default", "acceptEdits", "bypassPermissions", "x"}) {
         TranscriptBuilder t;
         t.permission_mode("default");
-        const auto out = prompt_in_mode(t, mode, "go");
+        const auto out = t.typed_prompt_in_mode(mode, "go");
         BOOST_TEST(gate(t).episode_start == out, mode);
     }
 }
 
 BOOST_AUTO_TEST_CASE(a_plan_mode_exit_attachment_starts_the_episode) {
     TranscriptBuilder t;
-    prompt_in_mode(t, "plan", "plan it");
-    const auto exit = attachment(t, "plan_mode_exit");
-    attachment(t, "plan_mode");
+    t.typed_prompt_in_mode("plan", "plan it");
+    const auto exit = t.attachment("plan_mode_exit");
+    t.attachment("plan_mode");
     BOOST_TEST(gate(t).episode_start == exit);
     BOOST_TEST(hints(t).episode_start == exit);
 }
@@ -264,8 +223,8 @@ BOOST_AUTO_TEST_CASE(a_plan_mode_exit_attachment_starts_the_episode) {
 BOOST_AUTO_TEST_CASE(lines_that_show_no_mode_change_do_not_start_the_episode) {
     TranscriptBuilder t;
     const auto start = t.permission_mode("default");
-    prompt_in_mode(t, "plan", "typed in plan mode");
-    attachment(t, "plan_mode");
+    t.typed_prompt_in_mode("plan", "typed in plan mode");
+    t.attachment("plan_mode");
     t.typed_prompt("a typed prompt without the field");
     // isMeta lines, array content and other record types carry no user's mode.
     t.add(json::object{{"type", "user"},
@@ -295,17 +254,17 @@ BOOST_AUTO_TEST_CASE(lines_that_show_no_mode_change_do_not_start_the_episode) {
 
 BOOST_AUTO_TEST_CASE(an_approved_plan_does_not_arm_the_next_episode) {
     TranscriptBuilder t;
-    prompt_in_mode(t, "plan", "plan it");
+    t.typed_prompt_in_mode("plan", "plan it");
     t.skill("viber:planner");
     t.write_file(plan);
     t.dispatch("viber:planner-review", "toolu_01R");
     t.tool_result("toolu_01R", "VERDICT: PASS");
     t.tool_use("ExitPlanMode", json::object{{"plan", "x"}}, "toolu_exit");
-    const auto exit = attachment(t, "plan_mode_exit");
-    prompt_in_mode(t, "acceptEdits", "build it");
-    const auto next = prompt_in_mode(t, "default", "now something else");
-    attachment(t, "plan_mode");
-    prompt_in_mode(t, "plan", "plan another thing");
+    const auto exit = t.attachment("plan_mode_exit");
+    t.typed_prompt_in_mode("acceptEdits", "build it");
+    const auto next = t.typed_prompt_in_mode("default", "now something else");
+    t.attachment("plan_mode");
+    t.typed_prompt_in_mode("plan", "plan another thing");
     const Seen s = gate(t);
     BOOST_TEST(exit == 7u);
     BOOST_TEST(s.episode_start == next);
@@ -315,11 +274,11 @@ BOOST_AUTO_TEST_CASE(an_approved_plan_does_not_arm_the_next_episode) {
 
 BOOST_AUTO_TEST_CASE(plan_hints_sees_the_planner_in_a_session_opened_in_plan_mode) {
     TranscriptBuilder t;
-    prompt_in_mode(t, "plan", "plan it");
+    t.typed_prompt_in_mode("plan", "plan it");
     const auto skill = t.skill("viber:planner", "toolu_01S");
     t.tool_result("toolu_01S", "Launching skill: viber:planner");
-    meta_line(t);
-    attachment(t, "plan_mode");
+    t.meta_line();
+    t.attachment("plan_mode");
     const Seen s = hints(t);
     BOOST_TEST(s.last_signal == skill);
     BOOST_TEST(s.owns);

@@ -11,36 +11,6 @@ using namespace plan_gate_test;
 
 namespace {
 
-std::size_t prompt_in_mode(TranscriptBuilder& t, std::string_view mode, std::string_view text) {
-    return t.add(json::object{{"type", "user"},
-                              {"permissionMode", mode},
-                              {"message", json::object{{"role", "user"}, {"content", text}}}});
-}
-
-std::size_t attachment(TranscriptBuilder& t, std::string_view type, std::string_view plan = {}) {
-    json::object inner{{"type", type}};
-    if (!plan.empty()) inner["planFilePath"] = plan;
-    return t.add(json::object{{"type", "attachment"}, {"attachment", inner}});
-}
-
-// The reviewer's answer as the real client writes it: an array of text blocks, repeated under
-// toolUseResult, with the line's timestamp.
-std::size_t array_answer(TranscriptBuilder& t, std::string_view id, std::string_view text,
-                         std::string_view timestamp) {
-    const json::array blocks{json::object{{"type", "text"}, {"text", text}},
-                             json::object{{"type", "text"}, {"text", "agentId: a1 <usage>"}}};
-    return t.add(json::object{
-        {"type", "user"},
-        {"timestamp", timestamp},
-        {"message", json::object{{"role", "user"},
-                                 {"content", json::array{json::object{{"type", "tool_result"},
-                                                                      {"tool_use_id", id},
-                                                                      {"content", blocks}}}}}},
-        {"toolUseResult", json::object{{"status", "completed"},
-                                       {"agentType", "viber:planner-review"},
-                                       {"content", blocks}}}});
-}
-
 // A verdict timestamp after the plan's mtime: the PASS stands.
 std::string after_the_plan() {
     return iso_utc(static_cast<long long>(std::time(nullptr)) + 60);
@@ -76,21 +46,16 @@ BOOST_AUTO_TEST_CASE(a_session_opened_in_plan_mode_as_the_real_client_writes_it_
     Gate gate;
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
     TranscriptBuilder t;
-    attachment(t, "plan_mode");
-    prompt_in_mode(t, "plan", "add a CSV export");
+    t.attachment("plan_mode");
+    t.typed_prompt_in_mode("plan", "add a CSV export");
     t.skill("viber:planner", "toolu_01S");
     t.tool_result("toolu_01S", "Launching skill: viber:planner");
-    t.add(json::object{
-        {"type", "user"},
-        {"isMeta", true},
-        {"message", json::object{{"role", "user"},
-                                 {"content", json::array{json::object{{"type", "text"},
-                                                                      {"text", "skill body"}}}}}}});
-    attachment(t, "plan_mode");
+    t.meta_line();
+    t.attachment("plan_mode");
     t.write_file(plan, planner_plan);
     t.tool_result("toolu_write", "File created successfully");
     t.dispatch("viber:planner-review", "toolu_01R", "review " + plan);
-    array_answer(t, "toolu_01R", "## Plan Review\nVERDICT: PASS", after_the_plan());
+    t.reviewer_answer("toolu_01R", "## Plan Review\nVERDICT: PASS", after_the_plan());
     require_allow(gate.ask(t));
 }
 
@@ -122,18 +87,18 @@ BOOST_AUTO_TEST_CASE(an_approved_plan_does_not_arm_the_next_episode) {
     Gate gate;
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
     TranscriptBuilder t;
-    prompt_in_mode(t, "plan", "plan it");
+    t.typed_prompt_in_mode("plan", "plan it");
     t.skill("viber:planner");
     t.write_file(plan, planner_plan);
     t.dispatch("viber:planner-review", "toolu_01R");
     t.tool_result("toolu_01R", "VERDICT: PASS", after_the_plan());
     t.tool_use("ExitPlanMode", json::object{{"plan", "x"}}, "toolu_exit");
-    attachment(t, "plan_mode_exit", plan);
-    prompt_in_mode(t, "acceptEdits", "build it");
+    t.attachment("plan_mode_exit", plan);
+    t.typed_prompt_in_mode("acceptEdits", "build it");
     // The plan is touched while it is built; the next plan-mode episode has written no plan.
     gate.plan(".claude/plans/p.md", std::string(planner_plan) + "\nBuilt.\n");
-    attachment(t, "plan_mode");
-    prompt_in_mode(t, "plan", "plan the next thing");
+    t.attachment("plan_mode");
+    t.typed_prompt_in_mode("plan", "plan the next thing");
     require_allow(gate.ask(t));
 }
 
@@ -141,11 +106,11 @@ BOOST_AUTO_TEST_CASE(a_typed_prompt_out_of_plan_mode_ends_the_episode) {
     Gate gate;
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
     TranscriptBuilder t;
-    prompt_in_mode(t, "plan", "plan it");
+    t.typed_prompt_in_mode("plan", "plan it");
     t.skill("viber:planner");
     t.write_file(plan, planner_plan);
-    prompt_in_mode(t, "default", "never mind, do something else");
-    prompt_in_mode(t, "plan", "plan again");
+    t.typed_prompt_in_mode("default", "never mind, do something else");
+    t.typed_prompt_in_mode("plan", "plan again");
     require_allow(gate.ask(t));
 }
 
@@ -153,8 +118,8 @@ BOOST_AUTO_TEST_CASE(a_plan_written_in_the_new_episode_still_arms) {
     Gate gate;
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
     TranscriptBuilder t;
-    attachment(t, "plan_mode_exit", plan);
-    prompt_in_mode(t, "plan", "plan again");
+    t.attachment("plan_mode_exit", plan);
+    t.typed_prompt_in_mode("plan", "plan again");
     t.skill("viber:planner");
     t.write_file(plan, planner_plan);
     const Answer answer = gate.ask(t);
