@@ -15,6 +15,7 @@
 #include "model/generator.hpp"
 #include "model/model.hpp"
 #include "support/emulator.hpp"
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
@@ -290,7 +291,8 @@ private:
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(the_hooks_decide_as_the_model_does) {
+// The model runs every plain plan's config.sh; the hook needs bash for it (wine has none).
+BOOST_AUTO_TEST_CASE(the_hooks_decide_as_the_model_does, *viber::testing::needs_bash()) {
     // Under an emulator (qemu-user, wine) each process start costs tens of milliseconds, under
     // the sanitizers a few times a native one: fewer cases there.
 #if defined(_WIN32) || defined(__SANITIZE_ADDRESS__)
