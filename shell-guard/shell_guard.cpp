@@ -352,10 +352,14 @@ bool find_deletes(Words args) {
 bool removes_files(const Command& c) {
     if (c.is("rm") || c.is("unlink") || c.is("rimraf")) return true;
     // Inside `cmd /c`: del, erase, and rd / rmdir with /s (§7.2).
-    const bool in_cmd = std::any_of(c.path.begin(), c.path.end(),
-                                    [](const shell::PathStep& s) { return s.name == "cmd"; });
-    if (in_cmd && (c.is("del") || c.is("erase"))) return true;
-    if (in_cmd && (c.is("rd") || c.is("rmdir")))
+    // The wrapper path is walked only for those names: a chain of a thousand wrappers gives every
+    // command in it a path as long as the chain before it.
+    const auto in_cmd = [&c] {
+        return std::any_of(c.path.begin(), c.path.end(),
+                           [](const shell::PathStep& s) { return s.name == "cmd"; });
+    };
+    if ((c.is("del") || c.is("erase")) && in_cmd()) return true;
+    if ((c.is("rd") || c.is("rmdir")) && in_cmd())
         for (const Word& w : c.args())
             if (w.text.size() >= 2 && w.text.find_first_not_of('/') == w.text.size() - 1 &&
                 lower(w.text.back()) == 's')
@@ -959,13 +963,34 @@ bool assignment_loads_temp_code(std::string_view assignment) {
     return assignment.find(".temp/") != std::string_view::npos || assignment.ends_with(".temp");
 }
 
+// env's own NAME=VALUE operands, before its command: only those words are env's, so a chain of a
+// thousand wrappers costs each env the words up to its command, not every word after it.
+bool env_loads_temp_code(const Command& env) {
+    const Words args = env.args();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view word = args[i].text;
+        if (word == "--") continue;
+        if (word.starts_with("-")) {
+            // -u NAME, -C DIR, -S STRING, -P PATH take the next word when not attached.
+            if (word.size() == 2 &&
+                std::string_view("uCSP").find(word[1]) != std::string_view::npos)
+                ++i;
+            continue;
+        }
+        if (word.find('=') == std::string_view::npos) return false; // the command
+        if (assignment_loads_temp_code(word)) return true;
+    }
+    return false;
+}
+
 // R5 for one command.
 bool runs_inline_code(const Command& c) {
     for (const Word& a : c.assignments)
         if (assignment_loads_temp_code(a.text)) return true;
-    if (c.is("env") || c.is("export"))
+    if (c.is("export"))
         for (const Word& a : c.args())
             if (assignment_loads_temp_code(a.text)) return true;
+    if (c.is("env") && env_loads_temp_code(c)) return true;
     if (c.words.empty()) return false;
     // A .temp/ script run by its path: the kernel hands it to the interpreter of its #! line.
     const std::string_view path = c.words[0].text;
