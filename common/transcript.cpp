@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
@@ -258,24 +257,9 @@ private:
                    : relevant & ~plans_bit;
     }
 
-    // The index of the last `"` in text[from, to), or npos: 8 bytes at a time back from `to` (the
-    // string around a `plans` mostly opens a path's length before it). In general-purpose
-    // registers, whatever state the vector registers are in when a kernel's events reach it: a
-    // legacy SSE instruction while a kernel's wide registers are dirty costs a state transition
-    // each time, which once made this search slower than the whole kernel.
+    // The index of the last `"` in text[from, to), or npos (the string around a `plans` mostly
+    // opens a path's length before it).
     static std::size_t last_quote(const char* text, std::size_t from, std::size_t to) {
-        if constexpr (std::endian::native == std::endian::little) {
-            constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
-            for (; to - from >= 8; to -= 8) {
-                std::uint64_t word;
-                std::memcpy(&word, text + to - 8, 8);
-                word ^= 0x2222222222222222ull; // a quote becomes a zero byte
-                // The high bit of each byte that is zero, exactly (no carry crosses a byte).
-                const std::uint64_t zero = ~(((word & low7) + low7) | word | low7);
-                if (zero != 0)
-                    return to - 8 + (63 - static_cast<unsigned>(__builtin_clzll(zero))) / 8;
-            }
-        }
         while (to > from)
             if (text[--to] == '"') return to;
         return std::string_view::npos;

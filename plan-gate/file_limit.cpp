@@ -7,7 +7,6 @@
 #include "plan-gate/file_limit.hpp"
 
 #include "common/ascii.hpp"
-#include "common/fast/buffer.hpp"
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/paths.hpp"
@@ -117,140 +116,38 @@ private:
     std::size_t left_ = 0;
 };
 
-// A set of spellings: open addressing, each slot keeping its spelling's hash so that a probe
-// compares bytes only on a full hash match, and no allocation per spelling. A spelling is held as
-// a view, into text that outlives the set or, with an arena, into the arena's copy of it. Prose
-// repeats its words, so nearly every token of a long plan ends here after one hash and one probe.
+// A set of spellings, each held as a view: into text that outlives the set or, with an arena,
+// into the arena's copy of it. At most `bound` are held. Prose repeats its words, so nearly every
+// token of a long plan ends here after one lookup.
 class SpellingSet {
 public:
     // Holds at most `bound` spellings; room for about `expected` of them before it first grows.
     // With `arena`, each spelling added is copied there first.
     SpellingSet(std::size_t bound, std::size_t expected, SpellingArena* arena = nullptr)
-        : bound_(bound), arena_(arena), bits_(bits_for(std::min(bound, expected))),
-          slots_(fresh_slots(std::size_t{1} << bits_)) {}
+        : bound_(bound), arena_(arena) {
+        held_.reserve(std::min(bound, expected));
+    }
 
-    // True when `spelling` (never empty) is held; else adds it, while fewer than the bound are
-    // held, and returns false.
+    // True when `spelling` is held; else adds it, while fewer than the bound are held, and
+    // returns false.
     bool seen(std::string_view spelling) {
-        const Probe probe = find(spelling);
-        if (probe.found) return true;
-        add_at(probe, spelling);
+        if (holds(spelling)) return true;
+        add(spelling);
         return false;
     }
 
-    // Where a spelling is held, or would be added: valid until the next addition.
-    struct Probe {
-        std::size_t slot;
-        std::uint64_t hash;
-        bool found;
-    };
-    Probe find(std::string_view spelling) const {
-        const std::uint64_t hash = hash_of(spelling);
-        const std::uint32_t high = high_half(hash);
-        for (std::size_t i = home_of(high);; i = (i + 1) & mask_) {
-            const Slot& slot = slots_[i];
-            if (slot.data == nullptr) return {i, hash, false};
-            if (slot.hash == high && slot.text() == spelling) return {i, hash, true};
-        }
-    }
+    bool holds(std::string_view spelling) const { return held_.contains(spelling); }
 
-    // Adds `spelling` where find() said it was not held (nothing added since), while fewer than
-    // the bound are held. `spelling` may be another copy of the bytes find() was given.
-    void add_at(const Probe& probe, std::string_view spelling) {
-        if (held_ >= bound_) return;
-        const std::string_view kept = arena_ != nullptr ? arena_->keep(spelling) : spelling;
-        slots_[probe.slot] =
-            Slot{kept.data(), static_cast<std::uint32_t>(kept.size()), high_half(probe.hash)};
-        if (++held_ * 4 > 3 * mask_) grow();
+    // Adds `spelling` (not held yet), while fewer than the bound are held.
+    void add(std::string_view spelling) {
+        if (held_.size() >= bound_) return;
+        held_.insert(arena_ != nullptr ? arena_->keep(spelling) : spelling);
     }
 
 private:
-    // 16 bytes: a plan's tokens and paths are far shorter than 4 GiB (plan_read_limit), and
-    // the hash's high half both places a spelling (the slot index is its top bits) and screens a
-    // probe before any byte is compared.
-    struct Slot {
-        const char* data = nullptr; // null: an empty slot
-        std::uint32_t size = 0;
-        std::uint32_t hash = 0;
-
-        std::string_view text() const { return {data, size}; }
-    };
-    static std::uint32_t high_half(std::uint64_t hash) {
-        return static_cast<std::uint32_t>(hash >> 32);
-    }
-    std::size_t home_of(std::uint32_t hash) const { return hash >> (32 - bits_); }
-
-    static std::uint64_t load8(const char* at) {
-        std::uint64_t word;
-        std::memcpy(&word, at, sizeof word);
-        return word;
-    }
-    static std::uint64_t load4(const char* at) {
-        std::uint32_t word;
-        std::memcpy(&word, at, sizeof word);
-        return word;
-    }
-    static std::uint64_t mix(std::uint64_t hash, std::uint64_t word) {
-        hash = (hash ^ word) * 0x9E3779B97F4A7C15ull;
-        return hash ^ (hash >> 32);
-    }
-    // Fixed-size loads only, the last one overlapping the one before: a copy of a token's length
-    // would stall on the store it reads back, and a hash a byte at a time is a multiply per byte.
-    static std::uint64_t hash_of(std::string_view token) {
-        const char* const at = token.data();
-        const std::size_t size = token.size();
-        std::uint64_t hash = size;
-        if (size >= 8) {
-            for (std::size_t i = 0; i + 8 < size; i += 8) hash = mix(hash, load8(at + i));
-            hash = mix(hash, load8(at + size - 8));
-        } else if (size >= 4) {
-            hash = mix(hash, (load4(at) << 32) | load4(at + size - 4));
-        } else {
-            hash = mix(hash, (std::uint64_t{static_cast<unsigned char>(at[0])} << 16) |
-                                 (std::uint64_t{static_cast<unsigned char>(at[size / 2])} << 8) |
-                                 static_cast<unsigned char>(at[size - 1]));
-        }
-        return hash * 0xFF51AFD7ED558CCDull;
-    }
-
-    void grow() {
-        std::vector<Slot> old = fresh_slots(std::size_t{1} << ++bits_);
-        old.swap(slots_);
-        mask_ = slots_.size() - 1;
-        for (const Slot& slot : old) {
-            if (slot.data == nullptr) continue;
-            std::size_t i = home_of(slot.hash);
-            while (slots_[i].data != nullptr) i = (i + 1) & mask_;
-            slots_[i] = slot;
-        }
-    }
-
-    // `count` empty slots, their memory taken in one call where the OS allows (fast::expect_writes)
-    // rather than a page fault for each 4 KiB as they are cleared.
-    static std::vector<Slot> fresh_slots(std::size_t count) {
-        std::vector<Slot> slots;
-        slots.reserve(count);
-        fast::expect_writes(reinterpret_cast<char*>(slots.data()), count * sizeof(Slot),
-                            slots.capacity() * sizeof(Slot));
-        slots.resize(count);
-        return slots;
-    }
-
-    // Slots for `spellings` at most three quarters full (as add_at keeps them): 2^10 at least,
-    // 2^20 at most (past that it grows). Fuller than half: a table of 5,000 counted files is
-    // 128 KiB rather than 256, each page of it a fault on a short call.
-    static unsigned bits_for(std::size_t spellings) {
-        unsigned bits = 10;
-        while (bits < 20 && 3 * (std::size_t{1} << bits) < 4 * spellings) ++bits;
-        return bits;
-    }
-
     std::size_t bound_;
     SpellingArena* arena_;
-    std::size_t held_ = 0;
-    unsigned bits_;
-    std::vector<Slot> slots_;
-    std::size_t mask_ = slots_.size() - 1;
+    std::unordered_set<std::string_view> held_;
 };
 
 // Wrapping a plan puts around a path: backticks, quotes, parentheses and brackets (round, square,
@@ -446,9 +343,8 @@ public:
         // memo too, so it takes one probe and no copy until it counts.
         if (plain_paths_count_ && token.size() <= memo_bytes && is_plain_relative(token) &&
             is_path_shaped(token)) {
-            const SpellingSet::Probe probe = counted_.find(token);
-            if (probe.found || token == own_below_root_) return;
-            add_file(probe, token);
+            if (counted_.holds(token) || token == own_below_root_) return;
+            add_file(token);
             return;
         }
         // A spelling past memo_bytes is judged each time it comes, not copied into the memo: a
@@ -491,8 +387,7 @@ private:
         }
         // Counted files are all under the root: the set holds them by the part after it.
         const std::string_view below_root = std::string_view(path).substr(under_root_);
-        const SpellingSet::Probe probe = counted_.find(below_root);
-        if (probe.found) return;
+        if (counted_.holds(below_root)) return;
         if (!path_shaped) {
             // Only a stat tells a bare `Makefile` from an ordinary word; a plan of millions of
             // words gets a bounded number of them (docs/plan-gate.md, "File limit").
@@ -503,7 +398,7 @@ private:
             if (!looked_up_.insert(path).second || path.find('\0') != std::string::npos) return;
             if (!is_regular_file(path)) return;
         }
-        add_file(probe, below_root);
+        add_file(below_root);
     }
 
     // path_ = the root and a plain relative `token` joined; false when that is the plan itself.
@@ -514,13 +409,12 @@ private:
         return path_ != own_path_;
     }
 
-    // Counts the file at `below_root` (a canonical path's part under the root) that
-    // counted_.find said was not counted yet (the probe). Only that part is copied: the root
-    // before it is the same for every file.
-    void add_file(const SpellingSet::Probe& probe, std::string_view below_root) {
+    // Counts the file at `below_root` (a canonical path's part under the root), not counted yet.
+    // Only that part is copied: the root before it is the same for every file.
+    void add_file(std::string_view below_root) {
         const std::string_view kept = counted_paths_.keep(below_root);
         files_.push_back(kept);
-        counted_.add_at(probe, kept);
+        counted_.add(kept);
     }
 
     // The absolute path of a counted file.
