@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -219,14 +220,12 @@ void read_agent_stop(const std::string& file, const std::string& agent_type,
                        .payload = json::serialize(payload)});
 }
 
-// The main transcript's calls: each ExitPlanMode tool_use (the transcript as the CLI had written
-// it when the hook ran holds the assistant line itself: the cut is after it), or each typed
-// prompt in plan mode (UserPromptSubmit runs before the prompt is written: the cut is before it).
-// The file is streamed once; each call carries only its cut, and the hook reads that prefix again
-// when it judges the call, so a session with k calls costs k prefix scans (O(k x size); a
-// session has a handful of ExitPlanMode calls and plan-mode prompts).
-void read_main_calls(const std::string& file, ReplayCalls calls,
-                     const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
+// The calls of one main transcript, in line order, to `keep`: each ExitPlanMode tool_use (the
+// transcript as the CLI had written it when the hook ran holds the assistant line itself: the cut
+// is after it), or each typed prompt in plan mode (UserPromptSubmit runs before the prompt is
+// written: the cut is before it).
+template <class Keep>
+void read_main_lines(const std::string& file, ReplayCalls calls, Keep& keep, ReplayCount& count) {
     LineReader reader(file);
     std::string line;
     std::uint64_t line_start = 0;
@@ -263,12 +262,12 @@ void read_main_calls(const std::string& file, ReplayCalls calls,
                     call["tool_input"] = *input;
                 if (const std::optional<std::string_view> id = string_field(*block, "id"))
                     call["tool_use_id"] = *id;
-                on_call(ReplayCall{.file = file,
-                                   .line = reader.number(),
-                                   .agent_type = "main",
-                                   .what = "ExitPlanMode",
-                                   .payload = json::serialize(call),
-                                   .transcript_bytes = reader.end_offset()});
+                keep(ReplayCall{.file = file,
+                                .line = reader.number(),
+                                .agent_type = "main",
+                                .what = "ExitPlanMode",
+                                .payload = json::serialize(call),
+                                .transcript_bytes = reader.end_offset()});
             }
             continue;
         }
@@ -282,13 +281,31 @@ void read_main_calls(const std::string& file, ReplayCalls calls,
         payload["hook_event_name"] = "UserPromptSubmit";
         payload["permission_mode"] = "plan";
         payload["prompt"] = *prompt;
-        on_call(ReplayCall{.file = file,
-                           .line = reader.number(),
-                           .agent_type = "main",
-                           .what = std::string(*prompt),
-                           .payload = json::serialize(payload),
-                           .transcript_bytes = start});
+        keep(ReplayCall{.file = file,
+                        .line = reader.number(),
+                        .agent_type = "main",
+                        .what = std::string(*prompt),
+                        .payload = json::serialize(payload),
+                        .transcript_bytes = start});
     }
+}
+
+// The file is streamed once; each call carries only its cut, and the hook reads that prefix again
+// when it judges the call. Only the session's last judged_main_calls calls are kept and judged
+// (the earlier ones are counted): a session costs at most that many prefix scans, linear in its
+// size whatever number of calls it holds.
+void read_main_calls(const std::string& file, ReplayCalls calls,
+                     const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
+    std::deque<ReplayCall> kept;
+    const auto keep = [&](ReplayCall call) {
+        if (kept.size() == judged_main_calls) {
+            kept.pop_front();
+            ++count.calls_left;
+        }
+        kept.push_back(std::move(call));
+    };
+    read_main_lines(file, calls, keep, count);
+    for (const ReplayCall& call : kept) on_call(call);
 }
 
 // One line of the listing: the command on one line, its first 100 characters.
@@ -465,6 +482,10 @@ int replay(const HookInfo& info, const std::string& path) {
     }
     if (count.long_lines > 0)
         summary += "; " + plural(count.long_lines, "line", "lines") + " over 64 MiB passed over";
+    if (count.calls_left > 0)
+        summary += "; " + plural(count.calls_left, "earlier call", "earlier calls") +
+                   " not judged (the last " + std::to_string(judged_main_calls) +
+                   " of a session are)";
     std::cout << summary << "\n";
     if (spec.judge == nullptr && count.agent_files > 0 && count.viber_agent_files == 0 &&
         judged == 0)

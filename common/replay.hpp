@@ -67,7 +67,12 @@ struct ReplayCount {
     std::size_t agent_files = 0;       // subagents/agent-*.jsonl files seen
     std::size_t viber_agent_files = 0; // of which a viber agent's
     std::size_t long_lines = 0;        // lines over the cap, passed over
+    std::size_t calls_left = 0;        // main-transcript calls before the last ones, not judged
 };
+
+// A main transcript's calls are judged each on the transcript read again up to it: at most this
+// many of a session's (its last ones), so a replay costs at most that many reads of a session.
+inline constexpr std::size_t judged_main_calls = 64;
 
 // Streams the sessions under `path` (a session transcript with its `<session>/subagents/`, one
 // agent file, or a directory searched for both, e.g. ~/.claude/projects/<project>/) and calls

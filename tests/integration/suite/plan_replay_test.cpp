@@ -217,3 +217,32 @@ BOOST_AUTO_TEST_CASE(each_call_is_judged_on_the_transcript_as_it_stood) {
     BOOST_TEST(has(row(hints.out, 9), "line 9 silent planner chain second"), hints.out);
     BOOST_TEST(has(hints.out, "2 calls judged: context 1, silent 1"), hints.out);
 }
+
+// A session of many calls: each is judged on the transcript read again up to it, so only the
+// last 64 are (a bounded number of reads of the session); the earlier ones are counted.
+BOOST_AUTO_TEST_CASE(only_a_sessions_last_64_calls_are_judged) {
+    ScratchDir dir;
+    const std::string plugin = plugin_tree(dir);
+    TranscriptBuilder t;
+    t.permission_mode("plan");
+    for (int call = 0; call < 200; ++call) {
+        t.add(plan_prompt("prompt " + std::to_string(call)));
+        t.tool_use("ExitPlanMode", {}, "toolu_exit" + std::to_string(call));
+    }
+    const std::string session = dir.write("s.jsonl", t.text());
+
+    const RunResult gate = replay("plan-gate", session, plugin);
+    BOOST_TEST(gate.exit_code == 0, gate.err);
+    // Line 2k+3 is call k's ExitPlanMode: calls 136..199 are the last 64.
+    BOOST_TEST(row(gate.out, 2 * 135 + 3) == "<no row for line 273>", gate.out);
+    BOOST_TEST(row(gate.out, 2 * 136 + 3) == "line 275 allow no plan ExitPlanMode", gate.out);
+    BOOST_TEST(row(gate.out, 2 * 199 + 3) == "line 401 allow no plan ExitPlanMode", gate.out);
+    BOOST_TEST(has(gate.out, "64 calls judged: allow 64"), gate.out);
+    BOOST_TEST(has(gate.out, "136 earlier calls not judged (the last 64 of a session are)"),
+               gate.out);
+
+    const RunResult hints = replay("plan-hints", session, plugin);
+    BOOST_TEST(hints.exit_code == 0, hints.err);
+    BOOST_TEST(has(hints.out, "64 calls judged: context 64"), hints.out);
+    BOOST_TEST(has(hints.out, "136 earlier calls not judged"), hints.out);
+}

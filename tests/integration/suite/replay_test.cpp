@@ -154,3 +154,32 @@ BOOST_AUTO_TEST_CASE(a_hook_without_replay_and_a_missing_path_exit_1) {
     BOOST_TEST(missing.exit_code == 1);
     BOOST_TEST(has(missing.err, "neither a session transcript"), missing.err);
 }
+
+// The session the real CLI wrote (tests/fixtures/real/coder, the end-to-end test's task-coder):
+// each of its Bash calls gets the decision the e2e test saw the hooks give in the CLI.
+BOOST_AUTO_TEST_CASE(the_guards_replay_the_real_clients_task_coder_session) {
+    const std::string real = source_path("tests/fixtures/real/coder");
+    const RunResult shell = replay("shell-guard", real);
+    BOOST_TEST(shell.exit_code == 0, shell.err);
+    BOOST_TEST(has(shell.out, "agent-aa8bb3890bce7cc0b.jsonl  (viber:task-coder)"), shell.out);
+    BOOST_TEST(row(shell.out, 2) == "line 2 none - pkill zz_no_such_proc", shell.out);
+    BOOST_TEST(row(shell.out, 4) == "line 4 deny R1 echo a && echo b", shell.out);
+    BOOST_TEST(row(shell.out, 6) == "line 6 deny R2 git stash", shell.out);
+    BOOST_TEST(row(shell.out, 8) == "line 8 deny R3 rm -rf @PROJECT@/scratch-dir", shell.out);
+    BOOST_TEST(row(shell.out, 10) == "line 10 deny R4 echo note > notes.txt", shell.out);
+    BOOST_TEST(row(shell.out, 12) == "line 12 deny R5 python3 -c 'print(1)'", shell.out);
+    BOOST_TEST(row(shell.out, 14) == "line 14 none - echo ok", shell.out);
+    BOOST_TEST(row(shell.out, 16) == "line 16 none - ls", shell.out);
+    BOOST_TEST(has(shell.out, "8 calls judged: deny 5, none 3"), shell.out);
+
+    const RunResult kill = replay("kill-guard", real);
+    BOOST_TEST(kill.exit_code == 0, kill.err);
+    BOOST_TEST(row(kill.out, 2) == "line 2 deny pkill pkill zz_no_such_proc", kill.out);
+    BOOST_TEST(row(kill.out, 4) == "line 4 none - echo a && echo b", kill.out);
+    BOOST_TEST(has(kill.out, "8 calls judged: deny 1, none 7"), kill.out);
+
+    // Its last stop ends with the verdict line the nudge asked for.
+    const RunResult nudge = replay("verdict-nudge", real);
+    BOOST_TEST(nudge.exit_code == 0, nudge.err);
+    BOOST_TEST(has(squeezed(nudge.out), "none verdict line SubagentStop"), nudge.out);
+}
