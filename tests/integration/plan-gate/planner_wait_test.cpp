@@ -18,26 +18,29 @@ std::string after_the_plan() {
 
 } // namespace
 
-BOOST_AUTO_TEST_CASE(the_four_line_planner_session_with_a_pass_is_allowed) {
-    Gate gate;
+namespace {
+
+// The four lines a session already in plan mode writes for the planner (no EnterPlanMode after
+// its Skill call): the Skill call, the plan write, the reviewer's dispatch and its `verdict`.
+Answer four_line_session(const Gate& gate, std::string_view verdict) {
     const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
     TranscriptBuilder t;
     t.skill("viber:planner");
     t.write_file(plan, planner_plan);
     t.dispatch("viber:planner-review", "toolu_01R");
-    t.tool_result("toolu_01R", "## Plan Review\nVERDICT: PASS\n", after_the_plan());
-    require_allow(gate.ask(t));
+    t.tool_result("toolu_01R", "## Plan Review\nVERDICT: " + std::string(verdict) + "\n",
+                  after_the_plan());
+    return gate.ask(t);
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(the_four_line_planner_session_with_a_pass_is_allowed) {
+    require_allow(four_line_session(Gate(), "PASS"));
 }
 
 BOOST_AUTO_TEST_CASE(the_four_line_planner_session_with_a_fail_is_told_to_fix) {
-    Gate gate;
-    const std::string plan = gate.plan(".claude/plans/p.md", planner_plan);
-    TranscriptBuilder t;
-    t.skill("viber:planner");
-    t.write_file(plan, planner_plan);
-    t.dispatch("viber:planner-review", "toolu_01R");
-    t.tool_result("toolu_01R", "## Plan Review\nVERDICT: FAIL\n", after_the_plan());
-    const Answer answer = gate.ask(t);
+    const Answer answer = four_line_session(Gate(), "FAIL");
     require_deny(answer, "Next step: fix the findings.");
     BOOST_TEST(has(answer.reason, "viber:planner-review"));
 }
