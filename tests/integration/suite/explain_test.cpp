@@ -3,11 +3,13 @@
 // exact line hook mode prints for the same payload, or `(nothing)`; exit 0.
 #define BOOST_TEST_MODULE integration_explain
 #include "support/payloads.hpp"
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace viber::testing;
@@ -269,4 +271,25 @@ BOOST_AUTO_TEST_CASE(explain_log_explains_a_logged_call) {
     RunOptions none;
     none.args = {"--explain", "--log", log};
     BOOST_TEST(run_process(hook_binary("verdict-nudge"), none).exit_code == 1);
+}
+
+// A payload file or a log that is a FIFO is refused at once (exit 1, said on stderr), never read:
+// nothing writes to it, and a read would wait for ever.
+BOOST_AUTO_TEST_CASE(a_fifo_payload_file_or_log_is_refused_without_blocking,
+                     *viber::testing::posix_only("a FIFO")) {
+    ScratchDir dir;
+    const std::string fifo = dir / "payload.json";
+    BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--explain", fifo},
+          std::vector<std::string>{"--explain", "--log", fifo},
+          std::vector<std::string>{"--explain", "--log", fifo + ":3"}}) {
+        RunOptions options;
+        options.args = args;
+        options.timeout = 10s;
+        const RunResult result = run_process(hook_binary("shell-guard"), options);
+        BOOST_TEST(!result.timed_out, args.back());
+        BOOST_TEST(result.exit_code == 1, args.back());
+        BOOST_TEST(result.err.find("not a regular file") != std::string::npos, result.err);
+    }
 }

@@ -4,6 +4,7 @@
 // and rule or step, and a summary count; other agents' calls and the main session's are not
 // listed; nothing read is run. The fixture (tests/fixtures/replay/project/) has SPEC §3's shapes.
 #define BOOST_TEST_MODULE integration_replay
+#include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace viber::testing;
@@ -182,4 +184,27 @@ BOOST_AUTO_TEST_CASE(the_guards_replay_the_real_clients_task_coder_session) {
     const RunResult nudge = replay("verdict-nudge", real);
     BOOST_TEST(nudge.exit_code == 0, nudge.err);
     BOOST_TEST(has(squeezed(nudge.out), "none verdict line SubagentStop"), nudge.out);
+}
+
+// A FIFO named as a session, or standing among a project's sessions and agent files, is passed
+// over without a read (nothing writes to it); the regular files beside it are replayed.
+BOOST_AUTO_TEST_CASE(a_fifo_among_the_sessions_is_passed_over_without_blocking,
+                     *viber::testing::posix_only("a FIFO")) {
+    ScratchDir dir;
+    dir.write("p/8d2f6c1a.jsonl", read_file(session));
+    dir.write("p/8d2f6c1a/subagents/agent-a3f81c9e2b.jsonl", read_file(coder_file));
+    dir.write("p/8d2f6c1a/subagents/agent-a3f81c9e2b.meta.json",
+              read_file(project + "/8d2f6c1a/subagents/agent-a3f81c9e2b.meta.json"));
+    BOOST_REQUIRE(::mkfifo((dir / "p/0000fifo.jsonl").c_str(), 0600) == 0);
+    BOOST_REQUIRE(::mkfifo((dir / "p/8d2f6c1a/subagents/agent-fifo.jsonl").c_str(), 0600) == 0);
+    const RunResult all = replay("shell-guard", dir / "p");
+    BOOST_TEST(!all.timed_out);
+    BOOST_TEST(all.exit_code == 0, all.err);
+    BOOST_TEST(row(all.out, 2) == "line 2 deny R1 npm run build && npm test", all.out);
+    for (const std::string& fifo :
+         {dir / "p/0000fifo.jsonl", dir / "p/8d2f6c1a/subagents/agent-fifo.jsonl"}) {
+        const RunResult one = replay("kill-guard", fifo);
+        BOOST_TEST(!one.timed_out, fifo);
+        BOOST_TEST(one.exit_code == 1, fifo);
+    }
 }
