@@ -35,10 +35,25 @@ if [ "${VIBER_DEPS_INSTALLED:-}" != 1 ]; then bash scripts/install-deps.sh "${de
 if [ "$preset" = windows-x64 ]; then
   bash scripts/build-boost-mingw.sh
   export WINEDEBUG=-all WINEPREFIX="$root/build/wine-prefix"
-  if [ ! -f "$WINEPREFIX/system.reg" ]; then
+  # A prefix is about 700 MB (wine copies its DLLs into it). One that wineboot left half-written
+  # (a full disk, an interrupted run) fails every test with "could not load kernel32.dll", so it
+  # is checked by running a program, made again once when that fails, and the stage stops with
+  # wineboot's own output and the free space when it still fails.
+  wine_works() { timeout 120 /usr/lib/wine/wine64 cmd /c exit </dev/null >/dev/null 2>&1; }
+  wine_init() {
+    /usr/lib/wine/wineserver64 -k >/dev/null 2>&1 || true
+    rm -rf "$WINEPREFIX"
     mkdir -p "$WINEPREFIX"
-    /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1 || true
-    /usr/lib/wine/wineserver64 -w || true
+    timeout 600 /usr/lib/wine/wine64 wineboot --init >"$root/build/wine-prefix.log" 2>&1 || true
+    timeout 120 /usr/lib/wine/wineserver64 -w || true
+  }
+  if [ ! -f "$WINEPREFIX/system.reg" ] || ! wine_works; then wine_init; fi
+  if ! wine_works; then wine_init; fi
+  if ! wine_works; then
+    echo "test.sh: wine cannot run a program in $WINEPREFIX; wineboot said:" >&2
+    tail -n 20 "$root/build/wine-prefix.log" >&2
+    df -h "$root/build" >&2
+    exit 1
   fi
   # One persistent wine server (and wine's own services, started by a first program) outside
   # ctest: a server started by a test would inherit that test's output pipe and ctest would wait
