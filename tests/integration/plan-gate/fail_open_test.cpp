@@ -1,7 +1,8 @@
-// fail_open_test.cpp: plan-gate's fail-open matrix (docs/contract.md, docs/plan-gate.md): every odd
-// input allows, exit 0, and tool mode answers --help, --version and a bad argument. Each broken
-// payload here carries an armed transcript (denied when intact), which the suite's matrix over
-// all six binaries (tests/integration/suite/fail_open_test.cpp) does not.
+// fail_open_test.cpp: plan-gate on a transcript it cannot read (docs/contract.md,
+// docs/plan-gate.md): no path, a path that is no string, a missing file, a FIFO, a directory,
+// /dev/zero, a dangling link, garbage, each allows (exit 0, nothing printed) where the intact
+// transcript denies; and an empty cwd is no cwd. Broken payloads are the suite's
+// (tests/integration/suite/fail_open_test.cpp, whose body arms plan-gate the same way).
 #define BOOST_TEST_MODULE plan_gate_fail_open
 #include "gate_fixture.hpp"
 #include "support/platform.hpp"
@@ -9,7 +10,6 @@
 #include <boost/test/unit_test.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <vector>
 
 using namespace plan_gate_test;
 
@@ -100,72 +100,6 @@ BOOST_AUTO_TEST_CASE(garbage_transcript_allows) {
     require_allow(gate.ask(payload_with_transcript(gate, t, path)));
 }
 
-BOOST_AUTO_TEST_CASE(array_payload_allows) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    require_allow(gate.ask_raw("[" + json::serialize(gate.payload(t)) + "]"));
-}
-
-BOOST_AUTO_TEST_CASE(payloads_that_are_not_objects_allow) {
-    Gate gate;
-    for (const std::string& raw : std::vector<std::string>{
-             "null", "42", "\"plan\"", "true", std::string(100000, '[') + std::string(100000, ']')})
-        require_allow(gate.ask_raw(raw));
-}
-
-BOOST_AUTO_TEST_CASE(truncated_payload_allows) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    const std::string whole = json::serialize(gate.payload(t));
-    require_allow(gate.ask_raw(whole.substr(0, whole.size() - 3)));
-}
-
-BOOST_AUTO_TEST_CASE(payload_with_trailing_garbage_allows) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    require_allow(gate.ask_raw(json::serialize(gate.payload(t)) + " {}"));
-}
-
-BOOST_AUTO_TEST_CASE(large_payload_is_read_whole) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    json::object payload = gate.payload(t);
-    payload["tool_input"] = json::object{{"plan", std::string(20u << 20, 'x')}};
-    const Answer answer = gate.ask(payload);
-    // 20 MB is inside the 64 MiB bound: read, parsed and decided like any payload.
-    require_deny(answer, "Next step: review the plan.");
-    payload.erase("transcript_path");
-    require_allow(gate.ask(payload));
-}
-
-BOOST_AUTO_TEST_CASE(payload_over_the_stdin_cap_allows) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    json::object payload = gate.payload(t);
-    payload["tool_input"] = json::object{{"plan", std::string(65u << 20, 'x')}};
-    require_allow(gate.ask(payload));
-}
-
-BOOST_AUTO_TEST_CASE(bom_payload_is_read_after_the_bom) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    require_deny(gate.ask_raw("\xEF\xBB\xBF" + json::serialize(gate.payload(t))),
-                 "Next step: review the plan.");
-    json::object payload = gate.payload(t);
-    payload.erase("transcript_path");
-    require_allow(gate.ask_raw("\xEF\xBB\xBF" + json::serialize(payload)));
-}
-
-BOOST_AUTO_TEST_CASE(held_open_stdin_allows_within_the_bound) {
-    Gate gate;
-    const TranscriptBuilder t = armed(gate);
-    RunOptions options;
-    options.stdin_mode = viber::testing::StdinMode::held_open;
-    const Answer answer = gate.ask(gate.payload(t), options);
-    require_allow(answer);
-    BOOST_TEST(answer.run.seconds < 10.0); // a hang guard: the idle bound ends the read
-}
-
 BOOST_AUTO_TEST_CASE(empty_cwd_is_no_cwd, *viber::testing::needs_bash()) {
     Gate gate;
     gate.config(switch_on_script);
@@ -178,29 +112,4 @@ BOOST_AUTO_TEST_CASE(empty_cwd_is_no_cwd, *viber::testing::needs_bash()) {
     require_allow(gate.ask(payload));
     payload["cwd"] = 7;
     require_allow(gate.ask(payload));
-}
-
-BOOST_AUTO_TEST_CASE(help_and_version_exit_zero) {
-    Gate gate;
-    RunOptions help;
-    help.args = {"--help"};
-    const auto h = viber::testing::run_process(gate.tree().binary(), help);
-    BOOST_TEST(h.exit_code == 0);
-    BOOST_TEST(has(h.out, "plan-gate"));
-    BOOST_TEST(has(h.out, "ExitPlanMode"));
-    RunOptions version;
-    version.args = {"--version"};
-    const auto v = viber::testing::run_process(gate.tree().binary(), version);
-    BOOST_TEST(v.exit_code == 0);
-    BOOST_TEST(has(v.out, "plan-gate"));
-}
-
-BOOST_AUTO_TEST_CASE(bad_argument_exits_one) {
-    Gate gate;
-    RunOptions bad;
-    bad.args = {"--no-such-flag"};
-    const auto r = viber::testing::run_process(gate.tree().binary(), bad);
-    BOOST_TEST(r.exit_code == 1);
-    BOOST_TEST(r.out.empty());
-    BOOST_TEST(has(r.err, "usage"));
 }

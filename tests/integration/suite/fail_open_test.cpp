@@ -1,12 +1,17 @@
 // fail_open_test.cpp: every binary on every broken stdin (docs/contract.md, "Fail open"): exit 0
 // within its bounds, and the fail-open answer: nothing from the five that may stay silent (no
-// hook prints an allow), and session-start's banner with no project (so no schema note).
+// hook prints an allow), and session-start's banner with no project (so no schema note). The
+// body is one that four binaries decide on when it is whole (plan-gate through an armed
+// transcript), so each of them is silent on a broken form only because it is broken.
 #define BOOST_TEST_MODULE integration_fail_open
 #include "support/environment.hpp"
 #include "support/payloads.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"
+#include "support/transcript_builder.hpp"
 
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
 #include <string>
 #include <utility>
@@ -39,14 +44,45 @@ struct BrokenStdin {
     StdinMode mode = StdinMode::bytes;
 };
 
+// A project whose planner plan was written and never reviewed, and the transcript that says so:
+// plan-gate denies ExitPlanMode on it (docs/plan-gate.md).
+struct ArmedProject {
+    ScratchDir project;
+    std::string transcript;
+    ArmedProject() {
+        const std::string plan =
+            project.write(".claude/plans/p.md", "---\nsource: interview\n---\n# Plan\n");
+        TranscriptBuilder t;
+        t.permission_mode("default");
+        t.typed_prompt("plan the feature");
+        t.skill("viber:planner");
+        t.enter_plan_mode();
+        t.write_file(plan, "---\nsource: interview\n---\n# Plan\n");
+        transcript = project.write("transcript.jsonl", t.text());
+    }
+};
+
+const ArmedProject& armed() {
+    static const ArmedProject project;
+    return project;
+}
+
+std::string json_text(std::string_view text) {
+    return boost::json::serialize(boost::json::value(text));
+}
+
 // One viber-flavoured body, so the prefilter lets every case through to the parser. Whole, it is
-// a payload that kill-guard and shell-guard deny and verdict-nudge blocks (the control below):
-// each broken form of it is silent only because it is broken.
-const std::string viber_keys =
-    R"("agent_type":"viber:task-coder","permission_mode":"plan","cwd":"/nonexistent",)"
-    R"("last_assistant_message":"x","tool_name":"Bash","tool_input":{"command":"pkill x; rm y"})";
+// a payload that kill-guard and shell-guard deny, verdict-nudge blocks and plan-gate denies (the
+// control below): each broken form of it is silent only because it is broken.
+std::string viber_keys() {
+    return R"("agent_type":"viber:task-coder","permission_mode":"plan","cwd":)" +
+           json_text(armed().project.path()) + R"(,"transcript_path":)" +
+           json_text(armed().transcript) +
+           R"(,"last_assistant_message":"x","tool_name":"Bash","tool_input":{"command":"pkill x; rm y"})";
+}
 
 std::vector<BrokenStdin> broken_stdin() {
+    const std::string viber_keys = ::viber_keys();
     return {
         {"empty", ""},
         {"a BOM alone", "\xEF\xBB\xBF"},
@@ -84,11 +120,13 @@ std::vector<BrokenStdin> broken_stdin() {
 BOOST_AUTO_TEST_CASE(the_whole_body_is_decided) {
     // The control for every broken form: the body whole, and read past what is no break (a BOM,
     // a 20 MiB value before it, invalid UTF-8 in another value, a megabyte escaped value), is
-    // decided by the three binaries that decide on it.
+    // decided by the four binaries that decide on it.
     const std::vector<std::pair<std::string, std::string>> deciding = {
         {"kill-guard", R"("permissionDecision":"deny")"},
         {"shell-guard", R"("permissionDecision":"deny")"},
-        {"verdict-nudge", R"("decision":"block")"}};
+        {"verdict-nudge", R"("decision":"block")"},
+        {"plan-gate", R"("permissionDecision":"deny")"}};
+    const std::string viber_keys = ::viber_keys();
     std::string escaped;
     while (escaped.size() < (std::size_t{1} << 20)) escaped += R"(a line\n\"quoted\"\t)";
     const std::vector<std::pair<std::string, std::string>> forms = {
