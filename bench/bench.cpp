@@ -3,14 +3,15 @@
 // in the same run.
 //
 // Contract: argv [--quick] [--only TEXT] [--keep] [--calls FILE] [--out FILE] [--work DIR]
-// [--bin-dir DIR] [--floor EXE] [--floor-bash EXE] [--content-dir DIR] [--help]; reads the six hook
-// binaries and content/*.md; writes a scratch plugin tree, project and inputs (transcripts up to
-// 100 MB) under a fresh directory in --work, removed at the end; prints the table to stdout and
-// writes it to --out; exits 0 when every case gave its expected decision, 1 otherwise, 2 on a
-// usage or setup error (a figure over its target is reported, not failed: speed is measured here,
-// never asserted). With --calls, measures nothing: writes each hook call among the cases to FILE (a
-// line of tab-separated executable, stdin file and working directory) and keeps the scratch
-// directory, for a profiler to replay.
+// [--bin-dir DIR] [--old-bin-dir DIR] [--floor EXE] [--floor-bash EXE] [--content-dir DIR]
+// [--help]; reads the six hook binaries (with --old-bin-dir also another build's six, each run on
+// the same call as a baseline) and content/*.md; writes a scratch plugin tree, project and inputs
+// (transcripts up to 100 MB) under a fresh directory in --work, removed at the end; prints the
+// table to stdout and writes it to --out; exits 0 when every case gave its expected decision, 1
+// otherwise, 2 on a usage or setup error (a figure over its target is reported, not failed: speed
+// is measured here, never asserted). With --calls, measures nothing: writes each hook call among
+// the cases to FILE (a line of tab-separated executable, stdin file and working directory) and
+// keeps the scratch directory, for a profiler to replay.
 //
 // Each run is a posix_spawn of the binary from a helper process, with stdin from a file, stdout
 // to /dev/null, cwd the scratch project and CLAUDE_PLUGIN_ROOT unset (the binaries live in the
@@ -62,6 +63,7 @@ struct Options {
     std::string out = std::string(VIBER_BENCH_BIN_DIR) + "/../bench-results.md";
     std::string work = "/tmp";
     std::string bin_dir = VIBER_BENCH_BIN_DIR;
+    std::string old_bin_dir; // another build's binaries, run beside each hook call
     std::string floor = VIBER_BENCH_FLOOR;
     std::string floor_bash = VIBER_BENCH_FLOOR_BASH;
     std::string content_dir = VIBER_BENCH_CONTENT_DIR;
@@ -347,6 +349,11 @@ struct World {
     std::string bin(std::string_view hook) const {
         return plugin + "/hooks/bin/" + std::string(hook);
     }
+    // The --old-bin-dir build's binary: in the same plugin tree (hooks/old/ finds the same
+    // files through ../../), so both read the same content, config.sh and project.
+    std::string old_bin(std::string_view hook) const {
+        return plugin + "/hooks/old/" + std::string(hook);
+    }
     std::string input(const std::string& name, std::string_view contents) const {
         const std::string path = inputs + "/" + name;
         write_file(path, contents);
@@ -359,14 +366,20 @@ std::optional<std::string> lay_out(World& world, const Options& options) {
     world.project = world.work + "/project";
     world.inputs = world.work + "/inputs";
     fs::create_directories(world.plugin + "/hooks/bin");
+    if (!options.old_bin_dir.empty()) fs::create_directories(world.plugin + "/hooks/old");
     for (const char* hook : {"plan-gate", "plan-hints", "kill-guard", "shell-guard",
                              "verdict-nudge", "session-start"}) {
-        const std::string from = options.bin_dir + "/" + hook;
-        if (!fs::is_regular_file(from)) return from + " is not built";
-        fs::copy_file(from, world.bin(hook), fs::copy_options::overwrite_existing);
-        fs::permissions(world.bin(hook), fs::perms::owner_all | fs::perms::group_read |
-                                             fs::perms::group_exe | fs::perms::others_read |
-                                             fs::perms::others_exe);
+        std::vector<std::pair<std::string, std::string>> copies{
+            {options.bin_dir + "/" + hook, world.bin(hook)}};
+        if (!options.old_bin_dir.empty())
+            copies.emplace_back(options.old_bin_dir + "/" + hook, world.old_bin(hook));
+        for (const auto& [from, to] : copies) {
+            if (!fs::is_regular_file(from)) return from + " is not built";
+            fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+            fs::permissions(to, fs::perms::owner_all | fs::perms::group_read |
+                                    fs::perms::group_exe | fs::perms::others_read |
+                                    fs::perms::others_exe);
+        }
     }
     write_file(world.plugin + "/hooks/content/manifest.md",
                read_file(options.content_dir + "/manifest.md"));
@@ -738,10 +751,13 @@ int main(int argc, char** argv) {
                                                          "a tenth of the runs")(
         "out", po::value(&options.out), "the table, as markdown")(
         "work", po::value(&options.work), "where the scratch directory goes")(
-        "bin-dir", po::value(&options.bin_dir),
-        "the six hook binaries")("floor", po::value(&options.floor), "the floor binary")(
-        "floor-bash", po::value(&options.floor_bash),
-        "the floor starting bash on a script (the plain plan's bound)")(
+        "bin-dir", po::value(&options.bin_dir), "the six hook binaries")(
+        "old-bin-dir", po::value(&options.old_bin_dir),
+        "another build's six binaries: each hook call also runs on them, interleaved, as a "
+        "baseline (target <= 1.1x: the new build at most 10% slower)")(
+        "floor", po::value(&options.floor),
+        "the floor binary")("floor-bash", po::value(&options.floor_bash),
+                            "the floor starting bash on a script (the plain plan's bound)")(
         "content-dir", po::value(&options.content_dir), "manifest.md and plan-hints.md")(
         "only", po::value(&options.only), "run only the cases whose name holds this text")(
         "keep", po::bool_switch(&options.keep),
@@ -766,6 +782,8 @@ int main(int argc, char** argv) {
     options.floor = fs::absolute(options.floor).string();
     options.floor_bash = fs::absolute(options.floor_bash).string();
     options.bin_dir = fs::absolute(options.bin_dir).string();
+    if (!options.old_bin_dir.empty())
+        options.old_bin_dir = fs::absolute(options.old_bin_dir).string();
     options.content_dir = fs::absolute(options.content_dir).string();
 
     std::string pattern = options.work + "/viber-bench-XXXXXX";
@@ -804,6 +822,16 @@ int main(int argc, char** argv) {
     if (!options.only.empty())
         std::erase_if(
             cases, [&](const Case& c) { return c.name.find(options.only) == std::string::npos; });
+    if (!options.old_bin_dir.empty()) {
+        // The same call on the other build, run interleaved with this one like every baseline.
+        for (Case& c : cases) {
+            if (!c.command.exe.starts_with(world.bin(""))) continue;
+            Command old = c.command;
+            old.label = "old " + c.command.label;
+            old.exe = world.old_bin(c.command.exe.substr(world.bin("").size()));
+            c.baselines.push_back(Baseline{std::move(old), "<= 1.1x old", 1.1});
+        }
+    }
     if (!options.calls.empty()) {
         // Hook calls only: the plain plan's bound is a case of its own, not a hook's call.
         std::string listed;
