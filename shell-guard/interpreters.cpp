@@ -1,0 +1,625 @@
+// interpreters.cpp: shell-guard's R5: the interpreters, each with the parser of how its command
+// line gives it its code (inline, a script, stdin), awk's program check and the variables that load
+// code. Why R5 exists opens shell_guard.cpp.
+#include "common/paths.hpp"
+#include "shell-guard/rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace viber::shell_guard {
+
+using paths::git_bash_spelling;
+using shell::Command;
+using shell::Redirect;
+using shell::RedirectKind;
+using shell::Word;
+
+namespace {
+
+struct Launch {
+    bool inline_code = false;               // code on the command line (-c, -e, eval, …)
+    bool names_other = false;               // a module, a version query, help: no script
+    std::optional<std::string_view> script; // the script operand, "-" for stdin
+    bool temp_code = false;                 // .temp/ code loaded by an option (node -r, --rcfile)
+};
+
+bool inside_temp(std::string_view path);
+
+// python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
+// value.
+Launch python_launch(Words args) {
+    Launch launch;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            if (i + 1 < args.size()) launch.script = args[i + 1].text;
+            return launch;
+        }
+        if (w == "-" || !is_option(w)) {
+            launch.script = w;
+            return launch;
+        }
+        if (w[1] == '-') {
+            if (w == "--version" || w == "--help" || w == "--help-all") launch.names_other = true;
+            if (w == "--check-hash-based-pycs") ++i;
+            continue;
+        }
+        for (std::size_t j = 1; j < w.size(); ++j) {
+            const char c = w[j];
+            if (c == 'c') {
+                launch.inline_code = true;
+                return launch;
+            }
+            if (c == 'm') {
+                // `-m pytest .temp/t.py`: a test runner running .temp/ code (§7.2).
+                launch.names_other = true;
+                for (std::size_t k = i + (j + 1 == w.size() ? 2 : 1); k < args.size(); ++k)
+                    if (inside_temp(args[k].text) || args[k].text == ".temp")
+                        launch.temp_code = true;
+                return launch;
+            }
+            if (c == 'V' || c == 'h') {
+                launch.names_other = true;
+                return launch;
+            }
+            if (c == 'W' || c == 'X' || c == 'Q') {
+                if (j + 1 == w.size()) ++i;
+                break;
+            }
+        }
+    }
+    return launch;
+}
+
+// node and friends (tsx, ts-node): -e/--eval/-p/--print give the code; -r, --import … load a
+// module, which counts when it is .temp/ code.
+Launch node_launch(Words args) {
+    static constexpr std::array<std::string_view, 12> with_value{"-r",
+                                                                 "--require",
+                                                                 "--import",
+                                                                 "--loader",
+                                                                 "--experimental-loader",
+                                                                 "-C",
+                                                                 "--conditions",
+                                                                 "--input-type",
+                                                                 "--title",
+                                                                 "--env-file",
+                                                                 "--inspect-port",
+                                                                 "--redirect-warnings"};
+    static constexpr std::array<std::string_view, 4> loads_code{"-r", "--require", "--import",
+                                                                "--loader"};
+    Launch launch;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            if (i + 1 < args.size()) launch.script = args[i + 1].text;
+            return launch;
+        }
+        if (w == "-" || !is_option(w)) {
+            launch.script = w;
+            return launch;
+        }
+        if (w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w.starts_with("--eval=") ||
+            w.starts_with("--print=")) {
+            launch.inline_code = true;
+            return launch;
+        }
+        if (w == "-v" || w == "--version" || w == "-h" || w == "--help") {
+            launch.names_other = true;
+            return launch;
+        }
+        if (w[1] != '-' && w.find_first_not_of("epi", 1) == std::string_view::npos &&
+            w.find_first_of("ep", 1) != std::string_view::npos) {
+            launch.inline_code = true; // -pe, -ep, -pi …
+            return launch;
+        }
+        const std::size_t eq = w.find('=');
+        const std::string_view option = w.substr(0, eq);
+        if (one_of(option, loads_code)) {
+            const std::string_view value = eq != std::string_view::npos
+                                               ? w.substr(eq + 1)
+                                               : (i + 1 < args.size() ? args[i + 1].text : "");
+            if (inside_temp(value)) launch.temp_code = true;
+        }
+        if (eq == std::string_view::npos && one_of(w, with_value)) ++i;
+    }
+    return launch;
+}
+
+} // namespace
+
+Switches read_switches(Words args, const SwitchGrammar& grammar) {
+    Switches switches;
+    std::size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            ++i;
+            break;
+        }
+        if (w == "-" || !is_option(w)) break;
+        if (w[1] == '-') {
+            if (w == "--version" || w == "--help") switches.names_other = true;
+            continue;
+        }
+        for (std::size_t j = 1; j < w.size(); ++j) {
+            const char c = w[j];
+            if (c == 'i') {
+                switches.in_place = true;
+                break;
+            }
+            if (c == 'v' || c == 'h') switches.names_other = true;
+            if (grammar.inline_switches.find(c) != std::string_view::npos) {
+                switches.inline_code = true;
+                if (j + 1 == w.size()) ++i; // the code is the next word
+                break;
+            }
+            if (c == '0' || c == 'l') {
+                while (j + 1 < w.size() &&
+                       (is_digit(w[j + 1]) || (c == '0' && (w[j + 1] == 'x' || w[j + 1] == 'X'))))
+                    ++j;
+                continue;
+            }
+            if (grammar.next_switches.find(c) != std::string_view::npos) {
+                if (j + 1 == w.size()) ++i;
+                break;
+            }
+            // perl's -d takes a value only as `-d:Module` (§7.2: `perl -de 1` is inline code).
+            if (c == 'd' && (j + 1 == w.size() || w[j + 1] != ':')) continue;
+            if (grammar.rest_switches.find(c) != std::string_view::npos) break;
+        }
+    }
+    switches.first_operand = std::min(i, args.size());
+    return switches;
+}
+
+namespace {
+
+Launch perl_style_launch(Words args, const SwitchGrammar& grammar) {
+    const Switches switches = read_switches(args, grammar);
+    Launch launch;
+    launch.inline_code = switches.inline_code;
+    launch.names_other = switches.names_other;
+    if (!launch.inline_code && switches.first_operand < args.size())
+        launch.script = args[switches.first_operand].text;
+    return launch;
+}
+
+Launch perl_launch(Words args) {
+    return perl_style_launch(args, perl_switches);
+}
+
+Launch ruby_launch(Words args) {
+    return perl_style_launch(args, ruby_switches);
+}
+
+// php: -r/-R/-B/-E CODE (and --run, --process-code, --process-begin, --process-end), -f FILE.
+Launch php_launch(Words args) {
+    static constexpr std::array<std::string_view, 8> inline_options{
+        "-r", "-R", "-B", "-E", "--run", "--process-code", "--process-begin", "--process-end"};
+    static constexpr std::array<std::string_view, 8> with_value{
+        "-d", "-c", "-z", "-t", "-S", "--define", "--php-ini", "--zend-extension"};
+    Launch launch;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") return launch; // the script comes on stdin
+        if (w == "-f" || w == "--file") {
+            if (i + 1 < args.size()) launch.script = args[i + 1].text;
+            return launch;
+        }
+        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-m" || w == "-i" ||
+            w == "-l") {
+            launch.names_other = true;
+            return launch;
+        }
+        if (w == "-" || !is_option(w)) {
+            launch.script = w;
+            return launch;
+        }
+        if (one_of(w, inline_options) ||
+            (w.size() > 2 && w[1] != '-' &&
+             std::string_view("rRBE").find(w[1]) != std::string_view::npos)) {
+            launch.inline_code = true;
+            return launch;
+        }
+        if (one_of(w, with_value)) ++i;
+    }
+    return launch;
+}
+
+// The shells: -c runs its string (the command model reads it as commands too); -o/-O/+o/+O take
+// a value unless attached; `--rcfile`/`--init-file` load a file; `-` or `--` ends the options.
+Launch shell_launch(Words args) {
+    Launch launch;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--" || w == "-") {
+            if (i + 1 < args.size()) launch.script = args[i + 1].text;
+            return launch;
+        }
+        if (w.size() < 2 || (w[0] != '-' && w[0] != '+')) {
+            launch.script = w;
+            return launch;
+        }
+        if (w[0] == '-' && w[1] == '-') {
+            if (w == "--rcfile" || w == "--init-file") {
+                if (i + 1 < args.size() && inside_temp(args[i + 1].text)) launch.temp_code = true;
+                ++i;
+            }
+            if (w == "--version" || w == "--help") launch.names_other = true;
+            continue;
+        }
+        bool takes_value = false;
+        for (std::size_t j = 1; j < w.size(); ++j) {
+            if (w[j] == 'c' && w[0] == '-') {
+                launch.inline_code = true;
+                return launch;
+            }
+            if (w[j] == 's' && w[0] == '-') {
+                launch.script = "-";
+                return launch;
+            }
+            if (w[j] == 'n' && w[0] == '-') { // `sh -n FILE` reads it for syntax, runs nothing
+                launch.names_other = true;
+                return launch;
+            }
+            if (w[j] == 'o' || w[j] == 'O') {
+                takes_value = j + 1 == w.size();
+                break;
+            }
+        }
+        if (takes_value) ++i;
+    }
+    return launch;
+}
+
+// `.` and `source`: the first operand is the script the current shell reads.
+Launch source_launch(Words args) {
+    Launch launch;
+    for (const Word& word : args) {
+        if (word.text == "--") continue;
+        launch.script = word.text;
+        break;
+    }
+    return launch;
+}
+
+// deno: `deno eval CODE` is inline; `deno run [options] SCRIPT`, or a script path as subcommand.
+Launch deno_launch(Words args) {
+    static constexpr std::array<std::string_view, 8> with_value{
+        "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--env-file"};
+    Launch launch;
+    bool running = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (is_option(w)) {
+            if (w == "--eval" || w.starts_with("--eval=")) { // deno repl --eval
+                launch.inline_code = true;
+                return launch;
+            }
+            if (w.find('=') == std::string_view::npos && one_of(w, with_value)) ++i;
+            if (w == "--version" || w == "-V" || w == "--help" || w == "-h")
+                launch.names_other = true;
+            continue;
+        }
+        if (!running) {
+            if (w == "eval") {
+                launch.inline_code = true;
+                return launch;
+            }
+            if (w == "run") {
+                running = true;
+                continue;
+            }
+            if (w == "repl") continue;         // `deno repl --eval CODE`
+            if (w == "test" || w == "bench") { // .temp/ tests are .temp/ code (§7.2)
+                for (std::size_t k = i + 1; k < args.size(); ++k)
+                    if (inside_temp(args[k].text)) launch.temp_code = true;
+                launch.names_other = !launch.temp_code;
+                return launch;
+            }
+            if (w.find('/') != std::string_view::npos || w.find('.') != std::string_view::npos)
+                launch.script = w;
+            else
+                launch.names_other = true; // another subcommand (test, fmt, task …)
+            return launch;
+        }
+        launch.script = w;
+        return launch;
+    }
+    return launch;
+}
+
+// Interpreters whose inline code is a flag taking the code: bun, lua, Rscript, tsx, ts-node, pwsh.
+struct InlineFlags {
+    std::array<std::string_view, 4> flags;
+    // Options that take the next word as their value, skipped with it (§7.2), folded to lower case.
+    std::array<std::string_view, 6> with_value = {};
+    bool prefixes = false; // PowerShell: any unambiguous prefix of a flag names it
+};
+
+template <const InlineFlags& Flags> Launch flag_launch(Words args) {
+    Launch launch;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        std::string folded_word;
+        for (const char ch : w) folded_word += lower(ch);
+        if (std::find(Flags.with_value.begin(), Flags.with_value.end(), folded_word) !=
+                Flags.with_value.end() &&
+            !folded_word.empty()) {
+            ++i;
+            continue;
+        }
+        for (std::string_view flag : Flags.flags) {
+            if (flag.empty()) continue;
+            const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
+                                           [](char a, char b) { return lower(a) == lower(b); }) ||
+                                (Flags.prefixes && folded_word.size() >= 3 &&
+                                 flag.starts_with(folded_word) && flag.starts_with("-comm"));
+            if (folded || (flag.starts_with("--") && w.starts_with(flag) &&
+                           w.size() > flag.size() && w[flag.size()] == '=')) {
+                launch.inline_code = true;
+                return launch;
+            }
+        }
+        if (w == "--version" || w == "-v" || w == "-V" || w == "--help" || w == "-h") {
+            launch.names_other = true;
+            return launch;
+        }
+        if (w == "-" || !is_option(w)) {
+            if (w == "run" && i + 1 < args.size()) continue; // bun run SCRIPT
+            if (w == "test") {                               // bun test .temp/x.ts (§7.2)
+                for (std::size_t k = i + 1; k < args.size(); ++k)
+                    if (inside_temp(args[k].text)) launch.temp_code = true;
+                launch.names_other = !launch.temp_code;
+                return launch;
+            }
+            launch.script = w;
+            return launch;
+        }
+    }
+    return launch;
+}
+
+constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}, {"--cwd", "--config", "-c"}};
+constexpr InlineFlags lua_flags{{"-e", "", "", ""}, {"-l"}};
+constexpr InlineFlags rscript_flags{{"-e", "--expr", "", ""}};
+constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"},
+                                {"--tsconfig", "-r", "--require"}};
+constexpr InlineFlags pwsh_flags{
+    {"-c", "-command", "-encodedcommand", "-ec"},
+    {"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-outputformat"},
+    true};
+
+using LaunchParser = Launch (*)(Words args);
+
+// The interpreter table: a program name (exact, or a versioned family) and its parser.
+struct Interpreter {
+    std::string_view name;
+    bool versioned; // python3.11, perl5.36 …
+    LaunchParser parse;
+    bool reads_stdin = true; // with no script operand, its program comes from stdin
+};
+
+constexpr std::array interpreters{
+    Interpreter{.name = "python", .versioned = true, .parse = python_launch},
+    Interpreter{.name = "pypy", .versioned = true, .parse = python_launch},
+    Interpreter{.name = "node", .versioned = false, .parse = node_launch},
+    Interpreter{.name = "nodejs", .versioned = false, .parse = node_launch},
+    Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
+    Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
+    Interpreter{.name = "php", .versioned = true, .parse = php_launch},
+    Interpreter{.name = "bash", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "sh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "zsh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "dash", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "ksh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "mksh", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "ash", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "fish", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
+    Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
+    Interpreter{.name = "deno", .versioned = false, .parse = deno_launch, .reads_stdin = false},
+    Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
+    Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "luajit", .versioned = false, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "py", .versioned = false, .parse = python_launch},
+    Interpreter{.name = "r", .versioned = false, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "rscript", .versioned = false, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "tsx", .versioned = false, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "ts-node", .versioned = false, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "pwsh", .versioned = false, .parse = flag_launch<pwsh_flags>},
+    Interpreter{.name = "powershell", .versioned = false, .parse = flag_launch<pwsh_flags>},
+};
+
+const Interpreter* interpreter_of(const Command& c) {
+    if (c.name.empty()) return nullptr;
+    for (const Interpreter& interpreter : interpreters) {
+        if (!c.glob_name && interpreter.name[0] != c.name[0]) continue;
+        if (interpreter.versioned ? is_versioned(c.name, interpreter.name) : c.is(interpreter.name))
+            return &interpreter;
+        // `pyth?n3 -c 1`: the R5 interpreters are guarded names for the glob rule (§7.2).
+        if (c.glob_name && interpreter.versioned &&
+            (c.is(interpreter.name) || c.is(std::string(interpreter.name) + "3") ||
+             c.is(std::string(interpreter.name) + "5")))
+            return &interpreter;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+bool is_interpreter(const Command& c) {
+    return interpreter_of(c) != nullptr;
+}
+
+namespace {
+
+// awk's program runs a command: a `system(` call, or a `|` to or from a string, outside string
+// and regex literals (`||` is not a pipe).
+bool awk_program_runs_command(std::string_view program) {
+    bool in_string = false, in_regex = false;
+    char previous = ' ';
+    for (std::size_t i = 0; i < program.size(); ++i) {
+        const char c = program[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (in_regex) {
+            if (c == '\\')
+                ++i;
+            else if (c == '/')
+                in_regex = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '/' && (previous == '(' || previous == ',' || previous == '~' ||
+                                previous == '!' || previous == '{' || previous == ';' ||
+                                previous == ' ' || previous == '&' || previous == '|')) {
+            // A `/` where an operand starts opens a regex; after an operand it divides.
+            std::size_t back = i;
+            while (back > 0 && (program[back - 1] == ' ' || program[back - 1] == '\t')) --back;
+            const char before = back > 0 ? program[back - 1] : '(';
+            if (!(is_alpha(before) || is_digit(before) || before == ')' || before == '_' ||
+                  before == ']' || before == '$'))
+                in_regex = true;
+        } else if (c == '|') {
+            if (i + 1 < program.size() && program[i + 1] == '|') {
+                ++i;
+            } else {
+                return true;
+            }
+        } else if (c == 's' && program.substr(i, 6) == "system" &&
+                   (i == 0 || !(is_alpha(program[i - 1]) || program[i - 1] == '_'))) {
+            std::size_t after = i + 6;
+            while (after < program.size() && (program[after] == ' ' || program[after] == '\t'))
+                ++after;
+            if (after < program.size() && program[after] == '(') return true;
+        }
+        if (c != ' ' && c != '\t') previous = c;
+    }
+    return false;
+}
+
+// awk's program: the first operand after its options (-f FILE names a file instead).
+bool awk_runs_command(const Command& awk) {
+    const Words args = awk.args();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            return i + 1 < args.size() && awk_program_runs_command(args[i + 1].text);
+        }
+        if (w == "-f" || w == "--file" || w.starts_with("--file="))
+            return inside_temp(w.starts_with("--file=")
+                                   ? w.substr(7)
+                                   : (i + 1 < args.size() ? args[i + 1].text : ""));
+        if (w == "-v" || w == "-F" || w == "-i" || w == "--include" || w == "-l" || w == "-E") {
+            ++i;
+            continue;
+        }
+        if (is_option(w)) continue;
+        return awk_program_runs_command(w);
+    }
+    return false;
+}
+
+bool inside_temp(std::string_view path) {
+    if (path.empty()) return false;
+    const std::string text = git_bash_spelling(path);
+    // Any `.temp` directory on the way to the file.
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = text.find('/', start);
+        if (end == std::string::npos) break; // the last segment is the file itself
+        if (std::string_view(text).substr(start, end - start) == ".temp") return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// The environment variables that load code, and .temp/ code named in one of them.
+constexpr std::array<std::string_view, 7> code_loading_variables{
+    "BASH_ENV", "ENV", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT"};
+
+} // namespace
+
+bool assignment_loads_temp_code(std::string_view assignment) {
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string_view::npos) return false;
+    std::string_view name = assignment.substr(0, eq);
+    if (name.ends_with("+")) name.remove_suffix(1);
+    if (!one_of(name, code_loading_variables)) return false;
+    return assignment.find(".temp/") != std::string_view::npos || assignment.ends_with(".temp");
+}
+
+namespace {
+
+// env's own NAME=VALUE operands, before its command: only those words are env's, so a chain of a
+// thousand wrappers costs each env the words up to its command, not every word after it.
+bool env_loads_temp_code(const Command& env) {
+    const Words args = env.args();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view word = args[i].text;
+        if (word == "--") continue;
+        if (word.starts_with("-")) {
+            // -u NAME, -C DIR, -S STRING, -P PATH take the next word when not attached.
+            if (word.size() == 2 &&
+                std::string_view("uCSP").find(word[1]) != std::string_view::npos)
+                ++i;
+            continue;
+        }
+        if (word.find('=') == std::string_view::npos) return false; // the command
+        if (assignment_loads_temp_code(word)) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+// R5 for one command.
+bool runs_inline_code(const Command& c) {
+    for (const Word& a : c.assignments)
+        if (assignment_loads_temp_code(a.text)) return true;
+    if (c.is("export"))
+        for (const Word& a : c.args())
+            if (assignment_loads_temp_code(a.text)) return true;
+    if (c.is("env") && env_loads_temp_code(c)) return true;
+    if (c.words.empty()) return false;
+    // A .temp/ script run by its path: the kernel hands it to the interpreter of its #! line.
+    const std::string_view path = c.words[0].text;
+    if (path.find('/') != std::string_view::npos && inside_temp(path)) return true;
+    if (c.is("awk") || c.is("gawk") || c.is("mawk") || c.is("nawk")) return awk_runs_command(c);
+    const Interpreter* interpreter = interpreter_of(c);
+    if (interpreter == nullptr) return false;
+    const Launch launch = interpreter->parse(c.args());
+    if (launch.inline_code || launch.temp_code) return true;
+    if (launch.names_other) return false;
+    if (launch.script) {
+        const std::string_view script = *launch.script;
+        return script == "-" || script == "/dev/stdin" || script == "/dev/fd/0" ||
+               script.starts_with("<(") || inside_temp(script);
+    }
+    if (!interpreter->reads_stdin) return false;
+    // No script operand: the interpreter reads its program from stdin, a file fed through `<`
+    // being that script. Under xargs its stdin is not the pipeline's (xargs gives it /dev/null).
+    if (c.fed_by_input) return false;
+    for (const Redirect& redirect : c.redirects) {
+        if (redirect.kind == RedirectKind::input && (redirect.fd == -1 || redirect.fd == 0)) {
+            if (redirect.target_is_process_substitution) return true;
+            return inside_temp(redirect.target.text);
+        }
+    }
+    return c.stdin_from_pipe || c.stdin_from_heredoc;
+}
+
+} // namespace viber::shell_guard

@@ -1,0 +1,578 @@
+// writers.cpp: shell-guard's R4 writers: which redirections write, and the writer table: the
+// commands that write files, each with the reader of which of its words are the files. Where a
+// target lands (inside the work tree, outside .temp/) is is_write_target's, in shell_guard.cpp
+// with why R4 exists.
+#include "shell-guard/rules.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace viber::shell_guard {
+
+using shell::Command;
+using shell::Redirect;
+using shell::RedirectKind;
+using shell::Word;
+
+bool redirect_writes(const Redirect& redirect) {
+    switch (redirect.kind) {
+    case RedirectKind::output:
+    case RedirectKind::append:
+    case RedirectKind::clobber:
+    case RedirectKind::output_and_error:
+    case RedirectKind::append_output_and_error:
+    case RedirectKind::read_write: // `<>` opens for writing and creates the file
+        return !redirect.target_is_process_substitution;
+    default: // descriptor duplications (>&2, >&-, 2>&1), input, heredocs
+        return false;
+    }
+}
+
+namespace {
+
+// The operands of a GNU-style command (options skipped, with the value of any in
+// `value_letters` / `value_longs`), and the value of `-t`/`--target-directory` when it has one.
+struct Operands {
+    std::vector<std::string_view> files;
+    std::optional<std::string_view> target_directory;
+};
+
+Operands operands_of(Words args, std::string_view value_letters,
+                     std::initializer_list<std::string_view> value_longs) {
+    Operands out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            for (++i; i < args.size(); ++i) out.files.push_back(args[i].text);
+            break;
+        }
+        if (w.starts_with("--")) {
+            const std::size_t eq = w.find('=');
+            const std::string_view option = w.substr(0, eq);
+            if (is_long_prefix(option, "--target-directory", 4)) {
+                if (eq != std::string_view::npos)
+                    out.target_directory = w.substr(eq + 1);
+                else if (i + 1 < args.size())
+                    out.target_directory = args[++i].text;
+                continue;
+            }
+            if (eq == std::string_view::npos &&
+                std::find(value_longs.begin(), value_longs.end(), option) != value_longs.end())
+                ++i;
+            continue;
+        }
+        if (is_option(w)) {
+            for (std::size_t k = 1; k < w.size(); ++k) {
+                if (w[k] == 't') {
+                    if (k + 1 < w.size())
+                        out.target_directory = w.substr(k + 1);
+                    else if (i + 1 < args.size())
+                        out.target_directory = args[++i].text;
+                    break;
+                }
+                if (value_letters.find(w[k]) != std::string_view::npos) {
+                    if (k + 1 == w.size()) ++i;
+                    break;
+                }
+            }
+            continue;
+        }
+        out.files.push_back(w);
+    }
+    return out;
+}
+
+// tee: every operand.
+bool tee_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    bool options_done = false;
+    for (const Word& word : args) {
+        const std::string_view w = word.text;
+        if (!options_done && w == "--") {
+            options_done = true;
+            continue;
+        }
+        if (!options_done && is_option(w)) continue;
+        write(w);
+    }
+    return false;
+}
+
+// sed -i (also -i.bak, -Ei, --in-place and its prefixes): the operands after the script, which is
+// the first operand unless -e / -f / --expression / --file gave it.
+bool sed_in_place_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    bool in_place = false, script_given = false;
+    std::vector<std::string_view> operands;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            for (++i; i < args.size(); ++i) operands.push_back(args[i].text);
+            break;
+        }
+        if (!is_option(w)) {
+            operands.push_back(w);
+            continue;
+        }
+        if (w[1] == '-') {
+            const std::size_t eq = w.find('=');
+            const std::string_view option = w.substr(0, eq);
+            if (is_long_prefix(option, "--in-place", 3)) {
+                in_place = true;
+            } else if (is_long_prefix(option, "--expression", 3) ||
+                       is_long_prefix(option, "--file", 4)) {
+                script_given = true;
+                if (eq == std::string_view::npos) ++i;
+            } else if (is_long_prefix(option, "--line-length", 3) && eq == std::string_view::npos) {
+                ++i;
+            }
+            continue;
+        }
+        for (std::size_t j = 1; j < w.size(); ++j) {
+            const char ch = w[j];
+            if (ch == 'i') {
+                in_place = true;
+                break; // the rest of the word is the backup suffix
+            }
+            if (ch == 'e' || ch == 'f' || ch == 'l') {
+                if (ch != 'l') script_given = true;
+                if (j + 1 == w.size()) ++i;
+                break;
+            }
+        }
+    }
+    if (!in_place) return false;
+    if (c.fed_by_input) return true;
+    for (std::size_t k = script_given ? 0 : 1; k < operands.size(); ++k) write(operands[k]);
+    return false;
+}
+
+// perl -i and ruby -i edit in place the operands after the script (or every operand after -e
+// CODE), read with R5's switch grammar.
+bool switch_in_place_files(const Command& c, const SwitchGrammar& grammar,
+                           const WriteTarget& write) {
+    const Words args = c.args();
+    const Switches switches = read_switches(args, grammar);
+    if (!switches.in_place) return false;
+    if (c.fed_by_input) return true;
+    const std::size_t first = switches.first_operand + (switches.inline_code ? 0 : 1);
+    for (std::size_t k = first; k < args.size(); ++k) write(args[k].text);
+    return false;
+}
+
+bool perl_in_place_files(const Command& c, const WriteTarget& write) {
+    return switch_in_place_files(c, perl_switches, write);
+}
+
+bool ruby_in_place_files(const Command& c, const WriteTarget& write) {
+    return switch_in_place_files(c, ruby_switches, write);
+}
+
+// gawk's -i / --include loads a library; `-i inplace` is the one that edits files in place.
+bool loads_library(Words args) {
+    return std::any_of(args.begin(), args.end(), [](const Word& w) {
+        return w.text == "-i" || w.text == "--include" || w.text == "-iinplace" ||
+               w.text == "--include=inplace";
+    });
+}
+
+// gawk -i inplace / --include=inplace: the operands after the program.
+bool gawk_in_place_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    bool in_place = false;
+    std::size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if ((w == "-i" || w == "--include") && i + 1 < args.size() &&
+            args[i + 1].text == "inplace") {
+            in_place = true;
+            ++i;
+            continue;
+        }
+        if (w == "-iinplace" || w == "--include=inplace") {
+            in_place = true;
+            continue;
+        }
+        if (w == "-v" || w == "-F" || w == "-f" || w == "-i" || w == "-l" || w == "-E") {
+            ++i;
+            continue;
+        }
+        if (!is_option(w)) break;
+    }
+    if (!in_place) return false;
+    if (c.fed_by_input) return true;
+    for (std::size_t k = i + 1; k < args.size(); ++k) write(args[k].text);
+    return false;
+}
+
+// cp, install, ln and mv: the destination (the last operand, or -t DIR); mv also its sources.
+bool destination_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    const Operands ops =
+        c.is("install") ? operands_of(args, "mogS", {"--mode", "--owner", "--group", "--suffix"})
+                        : operands_of(args, "S", {"--suffix"});
+    // A directory destination: the files land inside it.
+    const auto into = [&](std::string_view dir) { write(std::string(dir) + "/f"); };
+    if (ops.target_directory) {
+        into(*ops.target_directory);
+        if (c.is("mv"))
+            for (std::string_view f : ops.files) write(f);
+        return false;
+    }
+    if (ops.files.empty()) return c.fed_by_input;
+    if (c.is("mv"))
+        for (std::size_t k = 0; k + 1 < ops.files.size(); ++k) write(ops.files[k]);
+    if (ops.files.back().ends_with("/"))
+        into(ops.files.back());
+    else
+        write(ops.files.back());
+    return false;
+}
+
+// dd: its of= operand.
+bool dd_output_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    for (const Word& w : args)
+        if (w.text.starts_with("of=")) write(w.text.substr(3));
+    return false;
+}
+
+// `print > "file"` / `printf … >> "file"` in the program (§7.2): the first operand.
+bool awk_print_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    std::size_t i = 0;
+    while (i < args.size() && is_option(args[i].text)) {
+        const std::string_view w = args[i].text;
+        if (w == "-f" || w == "--file") return false;
+        i += (w == "-v" || w == "-F" || w == "-i" || w == "-l" || w == "-E") ? 2 : 1;
+    }
+    if (i >= args.size()) return false;
+    const std::string_view program = args[i].text;
+    for (std::size_t at = program.find("print"); at != std::string_view::npos;
+         at = program.find("print", at + 5)) {
+        std::size_t p = at + 5;
+        bool in_string = false;
+        while (p < program.size() && (in_string || std::string_view(";}\n|").find(program[p]) ==
+                                                       std::string_view::npos)) {
+            if (program[p] == '"') in_string = !in_string;
+            if (!in_string && program[p] == '>') {
+                std::size_t q = p + 1;
+                if (q < program.size() && program[q] == '>') ++q;
+                while (q < program.size() && program[q] == ' ') ++q;
+                if (q < program.size() && program[q] == '"') {
+                    const std::size_t close = program.find('"', q + 1);
+                    if (close != std::string_view::npos)
+                        write(program.substr(q + 1, close - q - 1));
+                }
+                break;
+            }
+            ++p;
+        }
+    }
+    return false;
+}
+
+// touch: its operands.
+bool touch_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    const Operands ops = operands_of(args, "dtr", {"--date", "--reference", "--time"});
+    for (std::string_view f : ops.files) write(f);
+    return false;
+}
+
+// sponge: its operand, the file it soaks stdin into.
+bool sponge_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    for (const Word& w : args)
+        if (!is_option(w.text)) write(w.text);
+    return false;
+}
+
+// sort -o FILE / --output=FILE.
+bool sort_output_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w.starts_with("--output="))
+            write(w.substr(9));
+        else if (w == "--output" && i + 1 < args.size())
+            write(args[++i].text);
+        else if (w.size() > 1 && w[0] == '-' && w[1] != '-') {
+            const std::size_t o = w.find('o');
+            const std::size_t value = w.find_first_of("kStT");
+            if (o != std::string_view::npos && (value == std::string_view::npos || o < value))
+                write(o + 1 < w.size() ? w.substr(o + 1)
+                                       : (i + 1 < args.size() ? args[++i].text : ""));
+        }
+    }
+    return false;
+}
+
+// tar -x (and `tar xf`, --extract, --get): into -C DIR / --directory, else cwd.
+bool tar_extract_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    bool extract = false;
+    std::optional<std::string_view> directory;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--extract" || w == "--get")
+            extract = true;
+        else if (w.starts_with("--directory="))
+            directory = w.substr(12);
+        else if (w == "--directory" && i + 1 < args.size())
+            directory = args[++i].text;
+        else if (w == "-C" && i + 1 < args.size())
+            directory = args[++i].text;
+        else if (i == 0 && !w.starts_with("-") && w.find('x') != std::string_view::npos)
+            extract = true; // `tar xf a.tar`: the old bundled form
+        else if (w.size() > 1 && w[0] == '-' && w[1] != '-' &&
+                 w.find('x') != std::string_view::npos)
+            extract = true;
+    }
+    if (extract) write(std::string(directory.value_or(".")) + "/extracted");
+    return false;
+}
+
+// unzip: into -d DIR, else cwd; -l, -v, -t, -Z and -p only list or print.
+bool unzip_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    std::optional<std::string_view> directory;
+    bool lists = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "-d" && i + 1 < args.size())
+            directory = args[++i].text;
+        else if (w.starts_with("-d") && w.size() > 2)
+            directory = w.substr(2);
+        else if (w == "-l" || w == "-v" || w == "-t" || w == "-Z" || w == "-p")
+            lists = true;
+    }
+    if (!lists) write(std::string(directory.value_or(".")) + "/extracted");
+    return false;
+}
+
+// rsync: into its last operand, a remote one (host:path) excepted.
+bool rsync_destination_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    std::vector<std::string_view> operands;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "-e" || w == "--rsh" || w == "--exclude" || w == "--include" || w == "--filter" ||
+            w == "-f") {
+            ++i;
+            continue;
+        }
+        if (!is_option(w)) operands.push_back(w);
+    }
+    if (operands.size() >= 2 && operands.back().find(':') == std::string_view::npos)
+        write(std::string(operands.back()) + "/f");
+    return false;
+}
+
+// truncate: its operands.
+bool truncate_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    const Operands ops = operands_of(args, "sr", {"--size", "--reference"});
+    for (std::string_view f : ops.files) write(f);
+    return false;
+}
+
+// curl -o FILE / --output, and -O / --remote-name into --output-dir or cwd.
+bool curl_output_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    bool remote_name = false, output_dir = false;
+    std::string_view output_directory;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w.starts_with("--")) {
+            const std::size_t eq = w.find('=');
+            const std::string_view option = w.substr(0, eq);
+            if (option == "--output") {
+                write(eq != std::string_view::npos ? w.substr(eq + 1)
+                                                   : (i + 1 < args.size() ? args[++i].text : ""));
+            } else if (option == "--remote-name" || option == "--remote-name-all") {
+                remote_name = true;
+            } else if (option == "--output-dir") {
+                output_dir = true;
+                const std::string_view dir = eq != std::string_view::npos
+                                                 ? w.substr(eq + 1)
+                                                 : (i + 1 < args.size() ? args[++i].text : "");
+                output_directory = dir;
+            } else if (eq == std::string_view::npos && option != "--silent" &&
+                       option != "--location" && option != "--fail" && option != "--show-error" &&
+                       option != "--insecure" && option != "--compressed" &&
+                       option != "--verbose" && option != "--include" && option != "--head" &&
+                       option != "--globoff" && option != "--create-dirs" &&
+                       option != "--progress-bar" && option != "--no-progress-meter") {
+                // Most of curl's long options take a value; the flags above are the common
+                // ones.
+                if (i + 1 < args.size() && !args[i + 1].text.starts_with("-")) ++i;
+            }
+            continue;
+        }
+        if (!is_option(w)) continue;
+        for (std::size_t k = 1; k < w.size(); ++k) {
+            const char ch = w[k];
+            if (ch == 'O') remote_name = true;
+            if (ch == 'o') {
+                write(k + 1 < w.size() ? w.substr(k + 1)
+                                       : (i + 1 < args.size() ? args[++i].text : ""));
+                break;
+            }
+            if (std::string_view("AbcCdDeEFHKmPQrtTuUwxXyYz").find(ch) != std::string_view::npos) {
+                if (k + 1 == w.size()) ++i;
+                break;
+            }
+        }
+    }
+    if (remote_name) // into --output-dir, the tree root included (§7.2), else cwd
+        write(output_dir ? std::string(output_directory) + "/downloaded" : "./downloaded");
+    return false;
+}
+
+// wget -O FILE / --output-document, -P DIR / --directory-prefix, else into cwd (not with
+// --spider).
+bool wget_output_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    bool named = false, spider = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w.starts_with("--")) {
+            const std::size_t eq = w.find('=');
+            const std::string_view option = w.substr(0, eq);
+            const auto value = [&] {
+                return eq != std::string_view::npos ? w.substr(eq + 1)
+                                                    : (i + 1 < args.size() ? args[++i].text : "");
+            };
+            if (option == "--output-document") {
+                write(value());
+                named = true;
+            } else if (option == "--directory-prefix") {
+                write(std::string(value()) + "/f");
+                named = true;
+            } else if (option == "--spider") {
+                spider = true;
+            }
+            continue;
+        }
+        if (!is_option(w)) continue;
+        for (std::size_t k = 1; k < w.size(); ++k) {
+            const char ch = w[k];
+            if (ch == 'O' || ch == 'P') {
+                const std::string_view v = k + 1 < w.size()
+                                               ? w.substr(k + 1)
+                                               : (i + 1 < args.size() ? args[++i].text : "");
+                if (ch == 'O') {
+                    write(v);
+                } else if (!v.empty()) {
+                    // A directory prefix: the file lands inside it.
+                    if (v != "-") write(std::string(v) + "/f");
+                }
+                named = true;
+                break;
+            }
+            if (std::string_view("oaeiBtTwQUlARDIXn").find(ch) != std::string_view::npos) {
+                if (k + 1 == w.size()) ++i;
+                break;
+            }
+        }
+    }
+    if (!named && !spider) write("./downloaded");
+    return false;
+}
+
+// git apply writes into the work tree unless it only reports.
+bool git_apply_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    std::size_t i = 0;
+    while (i < args.size() && is_option(args[i].text)) {
+        const std::string_view w = args[i].text;
+        if (w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree") ++i;
+        ++i;
+    }
+    if (i < args.size() && args[i].text == "apply") {
+        for (std::size_t k = i + 1; k < args.size(); ++k) {
+            const std::string_view w = args[k].text;
+            if (w == "--check" || w == "--stat" || w == "--numstat" || w == "--summary" ||
+                w == "--cached")
+                return false;
+        }
+        write("./patched");
+    }
+    return false;
+}
+
+// patch writes into the work tree unless it only checks.
+bool patch_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    for (const Word& w : args)
+        if (w.text == "--dry-run" || w.text == "-C" || w.text == "--check") return false;
+    write("./patched");
+    return false;
+}
+
+// The writer table. A command's row is the first whose name it matches, so the order is part of the
+// rule: a glob name (`c?`) may match several rows, and awk and gawk have two. Their first row holds
+// only for a command loading a library (`gawk -i inplace`: the files it edits, and nothing else
+// for `-i` of another library); any other awk command goes on down to the row that reads its
+// program's `print > "file"`.
+using WrittenFiles = bool (*)(const Command& c, const WriteTarget& write);
+using CommandForm = bool (*)(Words args);
+
+struct Writer {
+    std::string_view name;          // the command, as Command::is matches it
+    bool versioned = false;         // the name and a version: perl5.36, ruby3.2
+    CommandForm only_for = nullptr; // when set: the row holds for this form of the command
+    WrittenFiles files; // reads the command's words, calls `write` for each file it writes
+};
+
+constexpr std::array writers{
+    Writer{.name = "tee", .files = tee_files},
+    Writer{.name = "sed", .files = sed_in_place_files},
+    Writer{.name = "gsed", .files = sed_in_place_files},
+    Writer{.name = "perl", .versioned = true, .files = perl_in_place_files},
+    Writer{.name = "ruby", .versioned = true, .files = ruby_in_place_files},
+    Writer{.name = "gawk", .only_for = loads_library, .files = gawk_in_place_files},
+    Writer{.name = "awk", .only_for = loads_library, .files = gawk_in_place_files},
+    Writer{.name = "cp", .files = destination_files},
+    Writer{.name = "install", .files = destination_files},
+    Writer{.name = "ln", .files = destination_files},
+    Writer{.name = "mv", .files = destination_files},
+    Writer{.name = "dd", .files = dd_output_files},
+    Writer{.name = "awk", .files = awk_print_files},
+    Writer{.name = "gawk", .files = awk_print_files},
+    Writer{.name = "mawk", .files = awk_print_files},
+    Writer{.name = "nawk", .files = awk_print_files},
+    // §7.2's writers: touch, sort -o, tar -x, unzip, rsync, sponge.
+    Writer{.name = "touch", .files = touch_files},
+    Writer{.name = "sponge", .files = sponge_files},
+    Writer{.name = "sort", .files = sort_output_files},
+    Writer{.name = "tar", .files = tar_extract_files},
+    Writer{.name = "bsdtar", .files = tar_extract_files},
+    Writer{.name = "unzip", .files = unzip_files},
+    Writer{.name = "rsync", .files = rsync_destination_files},
+    Writer{.name = "truncate", .files = truncate_files},
+    Writer{.name = "curl", .files = curl_output_files},
+    Writer{.name = "wget", .files = wget_output_files},
+    Writer{.name = "git", .files = git_apply_files},
+    Writer{.name = "patch", .files = patch_files},
+};
+
+} // namespace
+
+bool written_files(const Command& c, const WriteTarget& write) {
+    for (const Writer& writer : writers) {
+        if (!(writer.versioned ? is_versioned(c.name, writer.name) : c.is(writer.name))) continue;
+        if (writer.only_for != nullptr && !writer.only_for(c.args())) continue;
+        return writer.files(c, write);
+    }
+    return false;
+}
+
+} // namespace viber::shell_guard
