@@ -182,7 +182,10 @@ bool loads_library(Words args) {
     });
 }
 
-// gawk -i inplace / --include=inplace: the operands after the program.
+bool awk_print_files(const Command& c, const WriteTarget& write);
+
+// gawk -i inplace / --include=inplace: the operands after the program; and with any library
+// loaded, the files the program prints to, as for any awk.
 bool gawk_in_place_files(const Command& c, const WriteTarget& write) {
     const Words args = c.args();
     bool in_place = false;
@@ -205,10 +208,10 @@ bool gawk_in_place_files(const Command& c, const WriteTarget& write) {
         }
         if (!is_option(w)) break;
     }
-    if (!in_place) return false;
+    if (!in_place) return awk_print_files(c, write);
     if (c.fed_by_input) return true;
     for (std::size_t k = i + 1; k < args.size(); ++k) write(args[k].text);
-    return false;
+    return awk_print_files(c, write);
 }
 
 // cp, install, ln and mv: the destination (the last operand, or -t DIR); mv also its sources.
@@ -250,7 +253,9 @@ bool awk_print_files(const Command& c, const WriteTarget& write) {
     while (i < args.size() && is_option(args[i].text)) {
         const std::string_view w = args[i].text;
         if (w == "-f" || w == "--file") return false;
-        i += (w == "-v" || w == "-F" || w == "-i" || w == "-l" || w == "-E") ? 2 : 1;
+        i += (w == "-v" || w == "-F" || w == "-i" || w == "--include" || w == "-l" || w == "-E")
+                 ? 2
+                 : 1;
     }
     if (i >= args.size()) return false;
     const std::string_view program = args[i].text;
