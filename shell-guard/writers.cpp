@@ -524,8 +524,8 @@ bool patch_files(const Command& c, const WriteTarget& write) {
 
 // The writer table. A command's row is the first whose name it matches, so the order is part of the
 // rule: a glob name (`c?`) may match several rows, and awk and gawk have two. Their first row holds
-// only for a command loading a library (`gawk -i inplace`: the files it edits, and nothing else
-// for `-i` of another library); any other awk command goes on down to the row that reads its
+// only for a command loading a library (`gawk -i inplace`: the files it edits; with any library,
+// what the program prints to); any other awk command goes on down to the row that reads its
 // program's `print > "file"`.
 using WrittenFiles = bool (*)(const Command& c, const WriteTarget& write);
 using CommandForm = bool (*)(Words args);
