@@ -185,12 +185,12 @@ void Lexer::nested(std::string_view line, unsigned depth, PathStep step, bool fe
         if (it == r_.literals.end() || it->second.size() > r_.expansion_budget) return;
         r_.expansion_budget -= it->second.size();
         const std::string value = it->second; // the map may grow while it is read
-        os::push_back_on_huge_pages(r_.path, step);
+        fast::push_back_growing(r_.path, step);
         Lexer(r_, value, depth + 1, fed, find).run();
         r_.path.pop_back();
         return;
     }
-    os::push_back_on_huge_pages(r_.path, step);
+    fast::push_back_growing(r_.path, step);
     Lexer(r_, line, depth + 1, fed, find).run();
     r_.path.pop_back();
 }
@@ -211,7 +211,7 @@ std::size_t Lexer::scripts_bytes(const SimpleCommand& simple, std::span<const Wo
 std::string_view Lexer::join_scripts(const SimpleCommand& simple, std::span<const Word> words,
                                      std::string_view prefix) {
     std::string line;
-    os::reserve_on_huge_pages(line, prefix.size() + scripts_bytes(simple, words));
+    fast::reserve_for_writes(line, prefix.size() + scripts_bytes(simple, words));
     line += prefix;
     for (const Word& w : words) {
         if (!line.empty()) line += ' ';
@@ -354,7 +354,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                         continue;
                     }
                     simple_words_ = simple.words; // as written, for --commands-json
-                    os::reserve_on_huge_pages(simple.words, simple.words.size() + split.size() - 1);
+                    fast::reserve_for_writes(simple.words, simple.words.size() + split.size() - 1);
                     const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
                     simple.words.erase(at);
                     simple.words.insert(simple.words.begin() + static_cast<std::ptrdiff_t>(i),
@@ -458,7 +458,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     }
                     end = marker;
                 }
-                os::push_back_on_huge_pages(r_.path, PathStep{name, rule->subcommand});
+                fast::push_back_growing(r_.path, PathStep{name, rule->subcommand});
                 walk.fed_by_input = fed;
                 version_suffix = rule->version_suffix;
                 i = reading.command;
@@ -478,7 +478,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     const Word& string = words[*at];
                     const std::string_view s = string.text;
                     if (s == "$@" || s == "\"$@\"") {
-                        os::push_back_on_huge_pages(r_.path, PathStep{name, "-c"});
+                        fast::push_back_growing(r_.path, PathStep{name, "-c"});
                         i = *at + 2; // the words after $0 are the command
                         continue;
                     }
@@ -585,8 +585,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                            words[first].text.find_first_not_of("neE", 1) == std::string_view::npos)
                         ++first;
                 // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
-                os::reserve_on_huge_pages(piped.text,
-                                          scripts_bytes(simple, words.subspan(first, end - first)));
+                fast::reserve_for_writes(piped.text,
+                                         scripts_bytes(simple, words.subspan(first, end - first)));
                 for (std::size_t k = first; k < end; ++k) {
                     if (k > first) piped.text += ' ';
                     piped.text += script_of(simple, words[k]);
@@ -615,7 +615,7 @@ void Lexer::find_clauses(std::span<const Word> words, std::size_t i, std::size_t
                          const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work) {
     std::vector<Walk> found;
     const std::size_t path_size = r_.path.size() + 1;
-    os::push_back_on_huge_pages(r_.path, PathStep{rule.name, "-exec"});
+    fast::push_back_growing(r_.path, PathStep{rule.name, "-exec"});
     while (i < end) {
         const std::string_view w = words[i].text;
         const bool opens = rule.rest == Rest::find_clauses

@@ -46,7 +46,7 @@ void Lexer::build_paren_pairs() {
         } else if (c == '(') {
             open.push_back(static_cast<std::uint32_t>(i));
         } else if (c == ')' && !open.empty()) {
-            os::push_back_on_huge_pages(paren_pairs_, {open.back(), static_cast<std::uint32_t>(i)});
+            fast::push_back_growing(paren_pairs_, {open.back(), static_cast<std::uint32_t>(i)});
             open.pop_back();
         }
     }
@@ -164,7 +164,7 @@ bool Lexer::read_heredoc_bodies(unsigned depth, bool in_substitution) {
         }
         if (pos_ > src_.size()) pos_ = src_.size();
         if (heredoc.feeds_shell && !deeper_than_cap(depth + 1)) {
-            os::push_back_on_huge_pages(r_.path, PathStep{heredoc.shell, "<<"});
+            fast::push_back_growing(r_.path, PathStep{heredoc.shell, "<<"});
             Lexer(r_, src_.substr(body_begin, body_end - body_begin), depth + 1, fed_by_input_,
                   via_find_)
                 .run();
@@ -184,7 +184,7 @@ PipeText Lexer::substitution(unsigned depth, std::string_view how) {
     const std::size_t begin = pos_;
     std::string_view body;
     const bool idiom = how == "$(…)" && cat_heredoc_idiom(body);
-    os::push_back_on_huge_pages(r_.path, PathStep{"", how});
+    fast::push_back_growing(r_.path, PathStep{"", how});
     PipeText printed = parse_list(depth + 1, true);
     r_.path.pop_back();
     if (idiom) {
@@ -345,7 +345,7 @@ void Lexer::push_word(SimpleCommand& simple, const Word& w) {
         if (room * sizeof(Word) < (std::size_t{4} << 20))
             words.reserve(room);
         else if (words.size() >= 256)
-            os::reserve_on_huge_pages(words, room);
+            fast::reserve_for_writes(words, room);
     }
     words.push_back(w);
 }
@@ -359,7 +359,7 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
     SimpleCommand simple;
     simple.heredocs_begin = heredocs_.size();
     PipeText piped;
-    Arena::Mark mark = r_.arena.mark();
+    fast::Arena::Mark mark = r_.arena.mark();
     Mode mode = Mode::command_start;
     bool after_time = false;     // `time -p`: the -p is the reserved word's option
     bool after_function = false; // `function f ()`: the () belongs to the definition
@@ -505,7 +505,7 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
             }
             frames.push_back(Frame::subshell);
             ++depth;
-            os::push_back_on_huge_pages(r_.path, PathStep{"", "( )"});
+            fast::push_back_growing(r_.path, PathStep{"", "( )"});
             continue;
         }
         if (c == ')') {

@@ -5,14 +5,14 @@
 #pragma once
 
 #include "common/ascii.hpp"
-#include "common/os.hpp"
+#include "common/fast/arena.hpp"
+#include "common/fast/buffer.hpp"
 #include "common/shell_lexer.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -68,62 +68,12 @@ inline bool is_assignment(std::string_view raw) {
     return i < raw.size() && raw[i] == '=';
 }
 
-// ---------------------------------------------------------------------------------------------
-// Word text that is not a slice of the command (quotes removed from the middle, escapes
-// decoded, strings joined) lives in an arena released after its simple command, so memory
-// follows the largest simple command, not the whole line.
-class Arena {
-public:
-    struct Mark {
-        std::size_t chunk = 0;
-        std::size_t used = 0;
-    };
-
-    Mark mark() const { return {chunks_.size(), chunks_.empty() ? 0 : chunks_.back().used}; }
-
-    // Frees what was stored since `m` (one empty chunk is kept for reuse).
-    void release(Mark m) {
-        if (m.chunk == 0) {
-            if (!chunks_.empty()) {
-                chunks_.resize(1);
-                chunks_[0].used = 0;
-            }
-            return;
-        }
-        if (chunks_.size() > m.chunk) chunks_.resize(m.chunk);
-        if (chunks_.size() == m.chunk) chunks_.back().used = m.used;
-    }
-
-    std::string_view store(std::string_view text) {
-        if (text.empty()) return {};
-        if (chunks_.empty() || chunks_.back().size - chunks_.back().used < text.size()) {
-            const std::size_t size =
-                os::huge_page_capacity(std::max<std::size_t>(text.size(), 16384));
-            chunks_.push_back({std::unique_ptr<char[]>(new char[size]), size, 0}); // not zeroed
-            os::expect_writes(chunks_.back().bytes.get(), text.size(), size);
-        }
-        Chunk& chunk = chunks_.back();
-        char* at = chunk.bytes.get() + chunk.used;
-        std::copy(text.begin(), text.end(), at);
-        chunk.used += text.size();
-        return {at, text.size()};
-    }
-
-private:
-    struct Chunk {
-        std::unique_ptr<char[]> bytes;
-        std::size_t size = 0;
-        std::size_t used = 0;
-    };
-    std::vector<Chunk> chunks_;
-};
-
 // What one reading shares across every buffer it lexes.
 struct Reading {
     CommandSink& sink;
     const Options& options;
     Summary summary;
-    Arena arena;
+    fast::Arena arena;
     std::vector<PathStep> path;
     // What the command said earlier (§7.2): variables assigned a literal and aliases, each the
     // text a later `$NAME` command word, shell string or alias name stands for.

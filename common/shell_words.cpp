@@ -98,7 +98,7 @@ public:
 
     std::size_t size() const { return owned_ ? buf_.size() : view_end_ - view_begin_; }
 
-    Word finish(Arena& arena, std::vector<std::string_view>& scripts) {
+    Word finish(fast::Arena& arena, std::vector<std::string_view>& scripts) {
         word.text = owned_ ? arena.store(buf_) : src_.substr(view_begin_, view_end_ - view_begin_);
         word.only_expansion = leading_ && !word.text.empty() && !word.quoted;
         if (scripted_) {
@@ -196,7 +196,7 @@ void Lexer::backtick(unsigned depth, bool in_double, WordBuilder* word) {
     if (body.find_first_not_of(" \t\n") == std::string::npos) return; // `` runs nothing
     if (deeper_than_cap(depth + 1)) return;
     const std::string_view stored = r_.arena.store(body);
-    os::push_back_on_huge_pages(r_.path, PathStep{"", "`…`"});
+    fast::push_back_growing(r_.path, PathStep{"", "`…`"});
     Lexer(r_, stored, depth + 1, fed_by_input_, via_find_).run();
     r_.path.pop_back();
 }
