@@ -1,6 +1,7 @@
 // shell_commands.cpp: each simple command the lexer finished, resolved and handed to the sink:
 // wrappers, shell strings, aliases and literal variables, find clauses, stdin scripts.
 #include "common/shell_lexer_internal.hpp"
+#include "common/shell_options.hpp"
 
 namespace viber::shell::detail {
 
@@ -61,55 +62,6 @@ std::vector<std::string_view> command_word_parts(const Word& w) {
         if (start < text.size()) parts.push_back(text.substr(start));
     }
     return parts;
-}
-
-// The index of the string `bash -c` runs, options anywhere before it; `stdin` is set when
-// the shell reads its script from stdin instead.
-std::optional<std::size_t> shell_string_at(std::span<const Word> words, std::size_t i,
-                                           std::size_t end, bool& stdin_script) {
-    bool has_c = false, has_s = false;
-    stdin_script = false;
-    while (i < end) {
-        const std::string_view w = words[i].text;
-        if (w == "--" || w == "-") {
-            ++i;
-            break;
-        }
-        if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
-            if (w == "--rcfile" || w == "--init-file") ++i;
-            ++i;
-            continue;
-        }
-        if (w.size() > 1 && (w[0] == '-' || w[0] == '+')) {
-            bool takes_value = false;
-            for (std::size_t k = 1; k < w.size(); ++k) {
-                if (w[k] == 'c' && w[0] == '-') has_c = true;
-                if (w[k] == 's' && w[0] == '-') has_s = true;
-                if (w[k] == 'o' || w[k] == 'O') {
-                    takes_value = k + 1 == w.size(); // `-Oextglob` carries its value
-                    break;
-                }
-            }
-            i += takes_value ? 2 : 1;
-            continue;
-        }
-        break;
-    }
-    if (has_c) {
-        if (i >= end) return std::nullopt;
-        return i;
-    }
-    if (has_s || i >= end || words[i].text == "/dev/stdin" || words[i].text == "/dev/fd/0")
-        stdin_script = true;
-    return std::nullopt;
-}
-
-// The first word after a shell's options (its script operand), or nullptr.
-const Word* first_operand(std::span<const Word> words, std::size_t i, std::size_t end) {
-    while (i < end && words[i].text.size() > 1 &&
-           (words[i].text[0] == '-' || words[i].text[0] == '+'))
-        ++i;
-    return i < end ? &words[i] : nullptr;
 }
 
 // `exec "$@"`, `nice "$@"`: the plain words before a final `"$@"`, else empty.
@@ -466,13 +418,12 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             }
 
             if (is_shell_name(name) || shell_variable) {
-                const std::size_t first = i + 1;
-                bool reads_stdin = false;
-                const std::optional<std::size_t> at =
-                    shell_string_at(words, first, end, reads_stdin);
+                // Its code: the -c string, a script on stdin, or a script operand (§7.2).
+                const ShellOptions options = read_shell_options(words, i + 1, end);
+                const std::optional<std::size_t> at = options.command_string;
                 cmd.words = words.subspan(i, end - i);
                 cmd.is_wrapper = at.has_value();
-                cmd.reads_script_from_stdin = reads_stdin;
+                cmd.reads_script_from_stdin = options.script_from_stdin;
                 hand(cmd);
                 if (at) {
                     const Word& string = words[*at];
@@ -507,13 +458,13 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     }
                     nested(script_of(simple, string), depth, {name, "-c"}, walk.fed_by_input,
                            walk.via_find);
-                } else if (reads_stdin) {
+                } else if (options.script_from_stdin) {
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
-                } else if (const Word* script = first_operand(words, first, end);
-                           script != nullptr && script->text.starts_with("<(") &&
-                           script->script_index != 0) {
-                    nested(script_of(simple, *script), depth, {name, "<(…)"}, walk.fed_by_input,
-                           walk.via_find);
+                } else if (options.script && words[*options.script].text.starts_with("<(") &&
+                           words[*options.script].script_index != 0) {
+                    // `bash <(echo pkill x)`: what the substitution prints is the script.
+                    nested(script_of(simple, words[*options.script]), depth, {name, "<(…)"},
+                           walk.fed_by_input, walk.via_find);
                 }
                 break;
             }

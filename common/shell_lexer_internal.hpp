@@ -126,10 +126,6 @@ struct WrapperRule {
     bool after_dashdash = false; // kubectl exec: when a `--` follows, the command comes after it
 };
 
-// Shells whose `-c` runs its string and that read a script from stdin without one
-// (shell_wrappers.cpp).
-bool is_shell_name(std::string_view name);
-
 // ---------------------------------------------------------------------------------------------
 
 struct PendingHeredoc {

@@ -195,9 +195,6 @@ constexpr std::array wrapper_rules{
                 .rest = Rest::joined_line},
 };
 
-constexpr std::array<std::string_view, 9> shell_names{"bash", "sh",  "zsh",  "dash",      "ksh",
-                                                      "mksh", "ash", "fish", "busybox-sh"};
-
 bool lists_long_option(std::string_view list, std::string_view option) {
     std::size_t at = 0;
     while ((at = list.find(option, at)) != std::string_view::npos) {
@@ -220,10 +217,6 @@ bool is_cmd_run_option(std::string_view w) {
 }
 
 } // namespace
-
-bool is_shell_name(std::string_view name) {
-    return std::find(shell_names.begin(), shell_names.end(), name) != shell_names.end();
-}
 
 Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size_t i,
                                           std::size_t end, const WrapperRule& rule) {
