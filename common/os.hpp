@@ -8,8 +8,6 @@
 // this layer only).
 #pragma once
 
-#include "common/fast/buffer.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -170,17 +168,6 @@ std::size_t huge_page_capacity(std::size_t bytes);
 // are taken in one call instead of one page fault for each 4 KiB, which is most of the cost of
 // reading a file or payload of that size. Elsewhere, and below those sizes, nothing.
 void expect_writes(char* data, std::size_t written, std::size_t room);
-
-// The shell lexer's names for common/fast/buffer.hpp's, until it calls those.
-template <class T> void reserve_on_huge_pages(std::vector<T>& v, std::size_t count) {
-    fast::reserve_for_writes(v, count);
-}
-inline void reserve_on_huge_pages(std::string& text, std::size_t bytes) {
-    fast::reserve_for_writes(text, bytes);
-}
-template <class T> void push_back_on_huge_pages(std::vector<T>& v, T x) {
-    fast::push_back_growing(v, std::move(x));
-}
 
 // ---------------------------------------------------------------------------------------------
 // This executable

@@ -345,30 +345,6 @@ BOOST_AUTO_TEST_CASE(huge_page_capacity_rounds_megabyte_buffers_to_whole_huge_pa
     }
 }
 
-BOOST_AUTO_TEST_CASE(a_vector_moved_onto_huge_pages_keeps_its_elements) {
-    std::vector<std::string> words;
-    for (int i = 0; i < 300; ++i) words.push_back("word number " + std::to_string(i) + " of 300");
-    os::reserve_on_huge_pages(words, 100000);
-    BOOST_TEST(words.capacity() >= 100000u);
-    BOOST_REQUIRE(words.size() == 300u);
-    for (int i = 0; i < 300; ++i)
-        BOOST_TEST(words[static_cast<std::size_t>(i)] ==
-                   "word number " + std::to_string(i) + " of 300");
-    // Room already there: nothing moves.
-    const std::string* before = words.data();
-    os::reserve_on_huge_pages(words, 5000);
-    BOOST_TEST(words.data() == before);
-
-    // Pushed one by one past 512 KiB (the doubling moves onto huge pages), in order.
-    std::vector<std::uint64_t> values;
-    constexpr std::uint64_t count = 400000; // 3.2 MB
-    for (std::uint64_t i = 0; i < count; ++i) os::push_back_on_huge_pages(values, i * 7 + 1);
-    BOOST_REQUIRE(values.size() == count);
-    bool in_order = true;
-    for (std::uint64_t i = 0; i < count; ++i) in_order = in_order && values[i] == i * 7 + 1;
-    BOOST_TEST(in_order);
-}
-
 #ifdef __linux__
 namespace {
 

@@ -93,6 +93,10 @@ BOOST_AUTO_TEST_CASE(stdin_scripts) {
     check("printf 'pkill x' | bash -s", {"printf@", "bash@", "pkill@bash |"});
     check("source /dev/stdin <<< 'pkill x'", {"source@", "pkill@source <<<"});
     check("source <(echo pkill x)", {"echo@<(…)", "source@", "pkill@source <(…)"});
+    // A shell's script operand follows its options and their values (common/shell_options.hpp).
+    check("bash <(echo pkill x)", {"echo@<(…)", "bash@", "pkill@bash <(…)"});
+    check("bash -o pipefail <(echo pkill x)", {"echo@<(…)", "bash@", "pkill@bash <(…)"});
+    check("bash -O extglob -x <(echo pkill x)", {"echo@<(…)", "bash@", "pkill@bash <(…)"});
     check("bash -c \"$(cat <<'EOF'\npkill x\nEOF\n)\"", {"cat@$(…)", "pkill@bash -c"});
     check("cat <<'EOF' | python3\npkill x\nEOF", {"cat@", "python3@"});
 }
