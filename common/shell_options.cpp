@@ -50,6 +50,7 @@ ShellOptions read_shell_options(std::span<const Word> words, std::size_t begin, 
     }
     if (has_s || i >= end || words[i].text == "/dev/stdin" || words[i].text == "/dev/fd/0")
         out.script_from_stdin = true;
+    out.stdin_option = has_s;
     if (!has_s && i < end) out.script = i;
     return out;
 }

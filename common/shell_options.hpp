@@ -32,6 +32,8 @@ struct ShellOptions {
     // No `-c`: the script comes from stdin (`-s`, no operand, `/dev/stdin`, `/dev/fd/0`). Also set
     // for `bash --version` and `bash -n`, which run nothing (names_other, no_exec).
     bool script_from_stdin = false;
+    // `-s` (no `-c`): the script comes from stdin whatever the operands, which are its arguments.
+    bool stdin_option = false;
     // No `-c` and no `-s`: the first operand, the script file the shell runs.
     std::optional<std::size_t> script;
     std::optional<std::size_t> rcfile; // the value of `--rcfile` / `--init-file`

@@ -2,6 +2,7 @@
 // line gives it its code (inline, a script, stdin), awk's program check and the variables that load
 // code. Why R5 exists opens shell_guard.cpp.
 #include "common/paths.hpp"
+#include "common/shell_options.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
@@ -232,49 +233,20 @@ Launch php_launch(Words args) {
     return launch;
 }
 
-// The shells: -c runs its string (the command model reads it as commands too); -o/-O/+o/+O take
-// a value unless attached; `--rcfile`/`--init-file` load a file; `-` or `--` ends the options.
+// The shells, read by the command model's own reader (common/shell_options.hpp), so R5 and the
+// commands read inside a `-c` string agree on where the string is: `-c` anywhere among the options
+// is inline code (the command model reads its string as commands too); `-s` reads the script from
+// stdin; `--rcfile`/`--init-file` load a file; `-n` and `--version` run nothing.
 Launch shell_launch(Words args) {
+    const shell::ShellOptions options = shell::read_shell_options(args, 0, args.size());
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--" || w == "-") {
-            if (i + 1 < args.size()) launch.script = args[i + 1].text;
-            return launch;
-        }
-        if (w.size() < 2 || (w[0] != '-' && w[0] != '+')) {
-            launch.script = w;
-            return launch;
-        }
-        if (w[0] == '-' && w[1] == '-') {
-            if (w == "--rcfile" || w == "--init-file") {
-                if (i + 1 < args.size() && inside_temp(args[i + 1].text)) launch.temp_code = true;
-                ++i;
-            }
-            if (w == "--version" || w == "--help") launch.names_other = true;
-            continue;
-        }
-        bool takes_value = false;
-        for (std::size_t j = 1; j < w.size(); ++j) {
-            if (w[j] == 'c' && w[0] == '-') {
-                launch.inline_code = true;
-                return launch;
-            }
-            if (w[j] == 's' && w[0] == '-') {
-                launch.script = "-";
-                return launch;
-            }
-            if (w[j] == 'n' && w[0] == '-') { // `sh -n FILE` reads it for syntax, runs nothing
-                launch.names_other = true;
-                return launch;
-            }
-            if (w[j] == 'o' || w[j] == 'O') {
-                takes_value = j + 1 == w.size();
-                break;
-            }
-        }
-        if (takes_value) ++i;
-    }
+    launch.inline_code = options.command_option;
+    launch.temp_code = options.rcfile && inside_temp(args[*options.rcfile].text);
+    launch.names_other = options.names_other || options.no_exec;
+    if (options.stdin_option)
+        launch.script = "-";
+    else if (options.script)
+        launch.script = args[*options.script].text;
     return launch;
 }
 
@@ -404,6 +376,8 @@ struct Interpreter {
     bool versioned; // python3.11, perl5.36 …
     LaunchParser parse;
     bool reads_stdin = true; // with no script operand, its program comes from stdin
+    // The row of every shell: the names are the command model's one list (shell::shell_names).
+    bool shells = false;
 };
 
 constexpr std::array interpreters{
@@ -414,14 +388,7 @@ constexpr std::array interpreters{
     Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
     Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
     Interpreter{.name = "php", .versioned = true, .parse = php_launch},
-    Interpreter{.name = "bash", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "sh", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "zsh", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "dash", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "ksh", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "mksh", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "ash", .versioned = false, .parse = shell_launch},
-    Interpreter{.name = "fish", .versioned = false, .parse = shell_launch},
+    Interpreter{.name = "a shell", .versioned = false, .parse = shell_launch, .shells = true},
     Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
     Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
     Interpreter{.name = "deno", .versioned = false, .parse = deno_launch, .reads_stdin = false},
@@ -440,6 +407,11 @@ constexpr std::array interpreters{
 const Interpreter* interpreter_of(const Command& c) {
     if (c.name.empty()) return nullptr;
     for (const Interpreter& interpreter : interpreters) {
+        if (interpreter.shells) {
+            for (const std::string_view shell : shell::shell_names)
+                if ((c.glob_name || shell[0] == c.name[0]) && c.is(shell)) return &interpreter;
+            continue;
+        }
         if (!c.glob_name && interpreter.name[0] != c.name[0]) continue;
         if (interpreter.versioned ? is_versioned(c.name, interpreter.name) : c.is(interpreter.name))
             return &interpreter;

@@ -108,6 +108,11 @@ BOOST_AUTO_TEST_CASE(the_script_comes_from_stdin) {
         BOOST_TEST(options.script_from_stdin, line);
         BOOST_TEST(!options.command_string.has_value(), line);
     }
+    BOOST_TEST(Words("bash -s a b").read().stdin_option);
+    BOOST_TEST(Words("bash -xs").read().stdin_option);
+    BOOST_TEST(!Words("bash").read().stdin_option);
+    BOOST_TEST(!Words("bash /dev/stdin").read().stdin_option);
+    BOOST_TEST(!Words("bash -c STR -s").read().stdin_option); // -s after -c's string is an operand
     // `-s`: the operands are positional parameters, not a script.
     BOOST_TEST(script("bash -s a b") == "(none)");
     BOOST_TEST(script("bash /dev/stdin") == "/dev/stdin");
