@@ -1,9 +1,12 @@
-// transcript_lines.cpp: the line kinds of a transcript (transcript_lines.hpp) and the public
-// definitions on lines and paths of common/transcript.hpp.
+// transcript_lines.cpp: the line kinds of a transcript (transcript_lines.hpp), the readers of its
+// dispatch and verdict lines, and the public definitions on lines and paths of
+// common/transcript.hpp.
 #include "common/transcript_lines.hpp"
 
 #include "common/payload.hpp"
 
+#include <boost/json/parse.hpp>
+#include <boost/json/parse_options.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,6 +107,58 @@ std::optional<Verdict> first_verdict(const json::value& root) {
         }
     }
     return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch and verdict lines, as the scan and its pairing window read them
+
+// Parses one line into `arena` and `parsed` (which uses the same storage, so the result is
+// moved, not copied); nullptr when it is not a live JSON object.
+const json::object* parse_record(std::string_view bytes, json::monotonic_resource& arena,
+                                 json::value& parsed) {
+    json::parse_options options;
+    options.max_depth = 10000;
+    options.allow_invalid_utf8 = true;
+    boost::system::error_code ec;
+    parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
+    if (ec || !parsed.is_object()) return nullptr; // not JSON: not an event
+    const json::object& record = parsed.get_object();
+    // Replays whole messages; never a live event.
+    if (string_field(record, "type") == "api-request-blob") return nullptr;
+    return &record;
+}
+
+// The subagent_type of a tool_use named Agent or Task, when it has one.
+std::optional<std::string_view> dispatch_type(const json::object& use) {
+    const auto name = string_field(use, "name");
+    if (!name || (*name != "Agent" && *name != "Task")) return std::nullopt;
+    const json::object* input = object_field(use, "input");
+    return input != nullptr ? string_field(*input, "subagent_type") : std::nullopt;
+}
+
+Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const json::object& use) {
+    Dispatch dispatch;
+    dispatch.line = line;
+    dispatch.agent = std::string(agent.name);
+    if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+        dispatch.id = std::string(*id);
+    return dispatch;
+}
+
+VerdictLine new_verdict(std::size_t line, Verdict value, const json::object& record) {
+    VerdictLine verdict;
+    verdict.line = line;
+    verdict.value = value;
+    if (const auto stamp = string_field(record, "timestamp"))
+        verdict.timestamp = parse_timestamp(*stamp);
+    return verdict;
+}
+
+// The verdict of a line that is no dispatch: none on an async launch, which echoes the prompt
+// (and the prompt may well quote the verdict format).
+std::optional<Verdict> verdict_value(std::string_view bytes, const json::value& parsed) {
+    if (bytes.find(R"("status":"async_launched")") != std::string_view::npos) return std::nullopt;
+    return first_verdict(parsed);
 }
 
 } // namespace internal

@@ -1,14 +1,17 @@
 // transcript_lines.hpp: the line kinds of a transcript, on parsed lines (docs/transcript.md): a
 // Skill signal, a typed prompt and its mode, the end of plan mode, a typed chain command, a
-// verdict, a `toolu_` id. What the scanner applies to a line once its needles say it may matter.
-// The public ones are in common/transcript.hpp; these are the scanner's own. Included by the
-// transcript's sources only.
+// verdict, a `toolu_` id, and the readers of dispatch and verdict lines. What the scanner and its
+// pairing window apply to a line once its needles say it may matter. The public ones are in
+// common/transcript.hpp; these are the scanner's own. Included by the transcript's sources only.
 #pragma once
 
+#include "common/payload.hpp"
 #include "common/transcript.hpp"
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -55,5 +58,41 @@ template <class Visit> void for_each_toolu_token(std::string_view line, Visit vi
         at = line.find(prefix, end);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch and verdict lines, as the scan and its pairing window read them
+
+// Parses one line into `arena` and `parsed` (which uses the same storage, so the result is
+// moved, not copied); nullptr when it is not a live JSON object.
+const boost::json::object* parse_record(std::string_view bytes,
+                                        boost::json::monotonic_resource& arena,
+                                        boost::json::value& parsed);
+
+// The subagent_type of a tool_use named Agent or Task, when it has one.
+std::optional<std::string_view> dispatch_type(const boost::json::object& use);
+
+// Calls visit(use, input, subagent_type) for each dispatch on the line (any agent's) in order.
+template <class Visit> void for_each_dispatch(const boost::json::object& record, Visit visit) {
+    const boost::json::object* message = object_field(record, "message");
+    if (message == nullptr) return;
+    const auto* content = message->if_contains("content");
+    if (content == nullptr || !content->is_array()) return;
+    for (const auto& element : content->get_array()) {
+        if (!element.is_object()) continue;
+        const boost::json::object& use = element.get_object();
+        if (string_field(use, "type") != "tool_use") continue;
+        if (const auto type = dispatch_type(use)) visit(use, *object_field(use, "input"), *type);
+    }
+}
+
+// A dispatch of `agent` on line `line`, with its `toolu_` id when it has one.
+Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const boost::json::object& use);
+
+// A verdict line with its value and timestamp.
+VerdictLine new_verdict(std::size_t line, Verdict value, const boost::json::object& record);
+
+// The verdict of a line that is no dispatch: none on an async launch, which echoes the prompt
+// (and the prompt may well quote the verdict format).
+std::optional<Verdict> verdict_value(std::string_view bytes, const boost::json::value& parsed);
 
 } // namespace viber::transcript::internal

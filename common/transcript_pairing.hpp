@@ -1,6 +1,6 @@
 // transcript_pairing.hpp: the transcript scanner's pairing bookkeeping (docs/plan-gate.md,
 // "Pairing"): which dispatch and verdict lines are worth keeping for the caller's pairing.
-// Included by common/transcript.cpp only.
+// Included by the transcript's sources only.
 #pragma once
 
 #include "common/transcript.hpp"
