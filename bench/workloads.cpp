@@ -215,6 +215,10 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         {"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "silent", "silent"});
     out.push_back(
         {"pkill node and words", "pkill node " + repeat_to("x ", bytes - 11), "deny", "silent"});
+    // Each `$x` is read with the words after it, then again without it: the expansion budget ends
+    // that (and flags it) at a cost linear in the command.
+    out.push_back({"a variable in every word, then $y node",
+                   "x=1; " + repeat_to("$x ", bytes - 24) + "; y=pkill; $y node", "deny", "deny"});
     {
         // Every level's word list open at once, each with room reserved for what is left (a
         // third of the command, just under 4 MiB of words a level).

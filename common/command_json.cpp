@@ -99,6 +99,8 @@ std::string commands_json(std::string_view command, std::size_t max_commands) {
     out += "],\"chain_operators\":" + std::to_string(summary.chain_operators);
     out +=
         summary.reached_depth_cap ? ",\"depth_cap_reached\":true" : ",\"depth_cap_reached\":false";
+    out += summary.reached_expansion_cap ? ",\"expansion_cap_reached\":true"
+                                         : ",\"expansion_cap_reached\":false";
     out += sink.capped ? ",\"count_cap_reached\":true}\n" : ",\"count_cap_reached\":false}\n";
     return out;
 }
@@ -134,7 +136,8 @@ int commands_json_tool(std::string_view mode) {
     const std::optional<std::string_view> command = payload ? bash_command(*payload) : std::nullopt;
     if (!command) {
         write_stdout("{\"commands\":[],\"chain_operators\":0,\"depth_cap_reached\":false,"
-                     "\"count_cap_reached\":false,\"command_found\":false}\n");
+                     "\"expansion_cap_reached\":false,\"count_cap_reached\":false,"
+                     "\"command_found\":false}\n");
         return 0;
     }
     write_stdout(commands_json(*command));

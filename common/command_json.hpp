@@ -5,7 +5,8 @@
 //   {"commands":[{"name":"pkill","words":[{"text":"pkill","literal":true},…],
 //                 "path":[{"name":"sudo","how":""},…],"depth":0,"wrapper":false,"query":false,
 //                 "fed_by_input":false,"via_find":false,"first":true,"simple_words":[…]},…],
-//    "chain_operators":0,"depth_cap_reached":false,"count_cap_reached":false}
+//    "chain_operators":0,"depth_cap_reached":false,"expansion_cap_reached":false,
+//    "count_cap_reached":false}
 // Each simple command the command model hands the guards, in the order found, with a command word
 // (redirections alone are left out): `name` is the normalised name the rules compare, `words` the
 // command word and its arguments after quote removal (`literal`: the word holds no expansion bash
@@ -14,7 +15,8 @@
 // alone carries `simple_words`: every word of the simple command as written (`sudo -u x pkill y`
 // for the `sudo` that opens it; `pkill y` is the next, not first, command). Past `max_commands`
 // commands the rest are left out and `count_cap_reached` is true; `depth_cap_reached` is the
-// model's nesting cap (SPEC §7.1).
+// model's nesting cap (SPEC §7.1), `expansion_cap_reached` its expansion budget (a value the
+// command gives a variable or alias was not read: Summary::reached_expansion_cap).
 #pragma once
 
 #include <cstddef>

@@ -134,7 +134,7 @@ void Lexer::nested(std::string_view line, unsigned depth, PathStep step, bool fe
         trimmed = trimmed.substr(1, trimmed.size() - 2);
     if (const std::string_view name = lone_variable(trimmed); !name.empty()) {
         const auto it = r_.literals.find(std::string(name));
-        if (it == r_.literals.end() || it->second.size() > r_.expansion_budget) return;
+        if (it == r_.literals.end() || !expansion_fits(it->second.size())) return;
         r_.expansion_budget -= it->second.size();
         const std::string value = it->second; // the map may grow while it is read
         fast::push_back_growing(r_.path, step);
@@ -158,6 +158,19 @@ std::size_t Lexer::scripts_bytes(const SimpleCommand& simple, std::span<const Wo
     std::size_t bytes = 0;
     for (const Word& w : words) bytes += script_of(simple, w).size() + 1;
     return bytes;
+}
+
+// scripts_bytes of simple.words[begin, end), in constant time once the offsets are built.
+std::size_t Lexer::rest_bytes(const SimpleCommand& simple, std::size_t begin, std::size_t end) {
+    std::vector<std::size_t>& offsets = simple.script_offsets;
+    if (offsets.size() != simple.words.size() + 1) {
+        offsets.clear();
+        offsets.reserve(simple.words.size() + 1);
+        offsets.push_back(0);
+        for (const Word& w : simple.words)
+            offsets.push_back(offsets.back() + script_of(simple, w).size() + 1);
+    }
+    return offsets[end] - offsets[begin];
 }
 
 std::string_view Lexer::join_scripts(const SimpleCommand& simple, std::span<const Word> words,
@@ -195,7 +208,10 @@ void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned
 }
 
 // `x=pkill`, `export x=pkill`, `alias k='pkill node'`: values a later command word or shell
-// string stands for (§7.2). At most 4,096 names each, so the tables stay small.
+// string stands for (§7.2). Every name is kept, however many the command assigns: a cap on names
+// would let five thousand assignments hide a sixth (`y=pkill; $y node`). The tables hold no more
+// than the text the reading lexes, and what their values add to it is bounded by the expansion
+// budget.
 void Lexer::remember_literal(std::string_view assignment, bool substituted) {
     const std::size_t eq = assignment.find('=');
     if (eq == std::string_view::npos || eq == 0 || assignment[eq - 1] == '+') return;
@@ -205,8 +221,7 @@ void Lexer::remember_literal(std::string_view assignment, bool substituted) {
         r_.literals.erase(name); // its value is unknown now
         return;
     }
-    if (r_.literals.size() < 4096 || r_.literals.count(name) != 0)
-        r_.literals[name] = std::string(value);
+    r_.literals[name] = std::string(value);
 }
 
 void Lexer::remember(std::string_view name, std::span<const Word> args) {
@@ -214,8 +229,7 @@ void Lexer::remember(std::string_view name, std::span<const Word> args) {
         for (const Word& a : args) {
             const std::size_t eq = a.text.find('=');
             if (eq == std::string_view::npos || eq == 0 || a.text.starts_with("-")) continue;
-            if (r_.aliases.size() < 4096)
-                r_.aliases[std::string(a.text.substr(0, eq))] = std::string(a.text.substr(eq + 1));
+            r_.aliases[std::string(a.text.substr(0, eq))] = std::string(a.text.substr(eq + 1));
         }
         return;
     }
@@ -243,8 +257,8 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
         return;
     }
     const std::span<const Word> rest = words.subspan(i + 1, end - i - 1);
-    const std::size_t bytes = value.size() + scripts_bytes(simple, rest);
-    if (bytes > r_.expansion_budget) return; // not guessed past the budget
+    const std::size_t bytes = value.size() + rest_bytes(simple, i + 1, end);
+    if (!expansion_fits(bytes)) return; // not guessed past the budget
     r_.expansion_budget -= bytes;
     std::string line(value);
     line += ' ';
@@ -306,6 +320,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                         continue;
                     }
                     simple_words_ = simple.words; // as written, for --commands-json
+                    simple.script_offsets.clear();
                     fast::reserve_for_writes(simple.words, simple.words.size() + split.size() - 1);
                     const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
                     simple.words.erase(at);
@@ -329,8 +344,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 // `alias k='pkill node'` earlier in the command: `k` is that line (§7.2).
                 const auto it = r_.aliases.find(std::string(w.text));
                 if (it != r_.aliases.end() &&
-                    it->second.size() + scripts_bytes(simple, words.subspan(i + 1, end - i - 1)) <=
-                        r_.expansion_budget) {
+                    expansion_fits(it->second.size() + rest_bytes(simple, i + 1, end))) {
                     std::string line = it->second;
                     r_.expansion_budget -= line.size();
                     line += ' ';

@@ -178,6 +178,8 @@ Summary explain_commands(std::string_view command, Trace& trace) {
     if (lister.found > listed_at_most)
         trace.step("… and " + std::to_string(lister.found - listed_at_most) + " more commands");
     if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
+    if (summary.reached_expansion_cap)
+        trace.step("the command expands too many variables and aliases to be read");
     return summary;
 }
 
@@ -199,8 +201,14 @@ std::string describe_path(std::span<const PathStep> path, std::size_t max_steps)
     return out;
 }
 
+// What the values of variables and aliases may add to a reading beyond the command's own length:
+// a short command that runs one value a few times (`c='npm run build'; $c; $c; $c`) stays within
+// it, and the work stays linear (the command's length plus a constant).
+constexpr std::size_t expansion_allowance = std::size_t{64} << 10;
+
 Summary read_commands(std::string_view command, CommandSink& sink, const Options& options) {
-    detail::Reading reading{sink, options, {}, {}, {}, {}, {}, command.size()};
+    const std::size_t expansion_budget = command.size() + expansion_allowance;
+    detail::Reading reading{sink, options, {}, {}, {}, {}, {}, expansion_budget};
     try {
         detail::Lexer(reading, command, 0, false, false).run();
     } catch (...) {
@@ -215,6 +223,7 @@ Analysis analyze(std::string_view command, const Options& options) {
     const Summary summary = read_commands(command, collector, options);
     analysis.chain_operators = summary.chain_operators;
     analysis.reached_depth_cap = summary.reached_depth_cap;
+    analysis.reached_expansion_cap = summary.reached_expansion_cap;
     return analysis;
 }
 

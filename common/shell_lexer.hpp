@@ -16,7 +16,8 @@
 // sink (views into the command, or into an arena released after the command); a wrapper chain is
 // walked over one word vector without copying or recursion. Nesting deeper than
 // Options::max_depth is skipped as opaque text, `reached_depth_cap` is set, and lexing goes on
-// after it.
+// after it. What the values of variables and aliases add to the reading is bounded by the
+// command's length plus 64 KiB; a value past that is not read and `reached_expansion_cap` is set.
 #pragma once
 
 #include <cstddef>
@@ -125,6 +126,9 @@ struct Summary {
     std::size_t chain_operators =
         0; // unquoted `;`, `&&`, `||` where commands run (not `;;`, `[[ && ]]`, arithmetic)
     bool reached_depth_cap = false; // some part nested deeper than Options::max_depth was skipped
+    // A value the command gives (a literal variable, an alias, `$(echo …)`) was not read as the
+    // commands it stands for: the values read before it took the whole expansion budget.
+    bool reached_expansion_cap = false;
 };
 
 struct Options {
@@ -179,6 +183,7 @@ struct Analysis {
     std::vector<std::pair<std::string, bool>> loop_variables;
     std::size_t chain_operators = 0;
     bool reached_depth_cap = false;
+    bool reached_expansion_cap = false;
 };
 
 Analysis analyze(std::string_view command, const Options& options = {});

@@ -102,6 +102,13 @@ constexpr std::array rules{
 constexpr std::string_view nesting_cap_reason =
     "viber guard: this command nests deeper than 32 levels; split it into simpler commands";
 
+// Past the lexer's expansion budget a variable or alias the command defines is not read as the
+// command it stands for (`y=pkill; $y node` after 300,000 uses of `$x`): what it runs is unknown,
+// so it is refused as a command nesting past the cap is.
+constexpr std::string_view expansion_cap_reason =
+    "viber guard: this command expands too many variables and aliases to be read; split it into "
+    "simpler commands";
+
 constexpr std::string_view correction =
     "Stop only the PIDs you started yourself, one at a time, with `kill <PID>`, and confirm each "
     "is gone with `kill -0 <PID>` (it fails once the process has exited).";
@@ -524,6 +531,12 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
     finder.finish();
     if (summary.reached_depth_cap && !finder.found)
         return StopByName{"", "", "", "the command nests deeper than 32 levels", true};
+    if (summary.reached_expansion_cap && !finder.found)
+        return StopByName{.command = "",
+                          .words = "",
+                          .path = "",
+                          .why = "the command expands too many variables and aliases to be read",
+                          .expansion_cap = true};
     return finder.found;
 }
 
@@ -531,6 +544,7 @@ namespace {
 
 std::string reason_for(const StopByName& found) {
     if (found.nesting_cap) return std::string(nesting_cap_reason);
+    if (found.expansion_cap) return std::string(expansion_cap_reason);
     std::string reason = "viber guard: this command stops processes by name or by search (`";
     reason += found.command;
     reason += "`): ";
@@ -562,8 +576,8 @@ Decision decide(const HookInput& in, Trace& trace) {
     const std::optional<StopByName> found = find_stop_by_name(*command);
     if (!found) return Decision::nothing();
     if (trace.on()) {
-        if (found->nesting_cap)
-            trace.step("rule broken: the command nests deeper than 32 levels");
+        if (found->nesting_cap || found->expansion_cap)
+            trace.step("rule broken: " + std::string(found->why));
         else
             trace.step("rule broken: `" + found->command + "` (" + std::string(found->why) +
                        "); words: " + found->words +

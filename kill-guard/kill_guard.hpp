@@ -17,10 +17,12 @@ struct StopByName {
     std::string path;         // the wrapper path through which it was found ("sudo > bash -c")
     std::string_view why;     // the rule's one-line rationale
     bool nesting_cap = false; // the command nests deeper than the lexer's cap
+    bool expansion_cap =
+        false; // the lexer's expansion budget left a value the command gives unread
 };
 
-// The first command in `command` that stops processes by name (or the nesting-cap finding),
-// or nullopt.
+// The first command in `command` that stops processes by name (or the nesting-cap or
+// expansion-cap finding), or nullopt.
 std::optional<StopByName> find_stop_by_name(std::string_view command);
 
 // The refusal reason for `command`, or nullopt when the command may run.

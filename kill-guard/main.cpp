@@ -14,7 +14,8 @@
 //           processes by name or by search wherever a command runs in it (killall, killall5,
 //           pkill, skill, snice, fuser -k, kill-port, taskkill /IM or /FI, kill -1 / kill 0,
 //           kill fed by xargs, parallel, a substitution or a variable filled from one,
-//           PowerShell Stop-Process -Name), or nests deeper than 32 levels: one line,
+//           PowerShell Stop-Process -Name), nests deeper than 32 levels, or expands more
+//           variables and aliases than the command model reads (docs/command-model.md): one line,
 //           {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
 //           "permissionDecisionReason":"viber guard: …"}}. Otherwise nothing, never allow.
 //   exit    0 in hook mode, whatever happens: every failure prints nothing.
@@ -34,7 +35,8 @@ std::string stop_command(const viber::Decision& decision, const boost::json::obj
     const std::optional<viber::kill_guard::StopByName> found =
         viber::kill_guard::find_stop_by_name(*command);
     if (!found) return "";
-    return found->nesting_cap ? "nesting cap" : found->command;
+    if (found->nesting_cap) return "nesting cap";
+    return found->expansion_cap ? "expansion cap" : found->command;
 }
 
 const viber::ReplaySpec replay{.calls = viber::ReplayCalls::agent_bash, .label = stop_command};

@@ -96,3 +96,48 @@ BOOST_AUTO_TEST_CASE(thirty_two_nested_word_lists_then_a_comment) {
     quiet.replace(quiet.find("pkill node"), 10, "echo node.");
     BOOST_TEST(!find_stop_by_name(head + "; " + quiet + std::string(mebibyte / 3, 'c')));
 }
+
+// The values a command gives its variables and aliases (§7.2), padded: every name is kept, and
+// past the lexer's expansion budget the command is refused, not read in part.
+namespace {
+
+std::string assignments(std::size_t count) {
+    std::string out;
+    for (std::size_t i = 0; i < count; ++i) out += "a" + std::to_string(i) + "=1; ";
+    return out;
+}
+
+bool refused_for_expansions(const std::string& command) {
+    return refusal_reason(command).value_or("").find("expands too many variables and aliases") !=
+           std::string::npos;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(five_thousand_assignments_then_a_literal_pkill) {
+    BOOST_TEST(refuses_pkill(assignments(5000) + "y=pkill; $y node"));
+    BOOST_TEST(!refusal_reason(assignments(5000) + "y=ls; $y node").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(three_hundred_thousand_uses_of_a_variable_then_a_literal_pkill) {
+    BOOST_TEST(refused_for_expansions("x=1; " + repeat("$x ", 300000) + "; y=pkill; $y node"));
+    // As separate commands the same uses stay within the budget: read through, decided on what
+    // follows.
+    const std::string padding = "x=1; " + repeat("$x; ", 300000);
+    BOOST_TEST(refuses_pkill(padding + "y=pkill; $y node"));
+    BOOST_TEST(!refusal_reason(padding + "y=ls; $y node").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(an_alias_used_three_hundred_thousand_times_then_pkill) {
+    BOOST_TEST(refused_for_expansions("alias k='echo hi'; alias p=pkill; " + repeat("k; ", 300000) +
+                                      "p node"));
+    const std::string padding = "alias k=ls; " + repeat("k; ", 300000);
+    BOOST_TEST(refuses_pkill(padding + "alias p=pkill; p node"));
+    BOOST_TEST(!refusal_reason(padding + "alias p=ls; p node").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_short_command_that_runs_one_variable_three_times_is_allowed) {
+    // Three thirteen-byte values are more than the command's 37 bytes: the budget's allowance
+    // reads them all, and no cap is reached.
+    BOOST_TEST(!refusal_reason("cmd='npm run build'; $cmd; $cmd; $cmd").has_value());
+}

@@ -52,6 +52,7 @@ BOOST_AUTO_TEST_CASE(words_carry_their_text_after_quote_removal_and_a_literal_fl
     BOOST_TEST_REQUIRE(path.size() == 1u);
     BOOST_TEST(path[0].at("name").as_string() == "sudo");
     BOOST_TEST(o.at("depth_cap_reached").as_bool() == false);
+    BOOST_TEST(o.at("expansion_cap_reached").as_bool() == false);
     BOOST_TEST(o.at("count_cap_reached").as_bool() == false);
 }
 
@@ -79,6 +80,14 @@ BOOST_AUTO_TEST_CASE(the_nesting_cap_is_flagged) {
     for (int i = 0; i < 40; ++i) deep += ")";
     BOOST_TEST(parsed(deep).at("depth_cap_reached").as_bool());
     BOOST_TEST(!parsed("$($($(pkill x)))").at("depth_cap_reached").as_bool());
+}
+
+BOOST_AUTO_TEST_CASE(the_expansion_cap_is_flagged) {
+    // The second `$x` is read again with every word after it, and so on: past the budget.
+    std::string padded = "x=1; ";
+    for (int i = 0; i < 30000; ++i) padded += "$x ";
+    BOOST_TEST(parsed(padded + "; y=pkill; $y node").at("expansion_cap_reached").as_bool());
+    BOOST_TEST(!parsed("x=1; $x $x; y=pkill; $y node").at("expansion_cap_reached").as_bool());
 }
 
 BOOST_AUTO_TEST_CASE(the_count_cap_leaves_the_rest_out_and_is_flagged) {
