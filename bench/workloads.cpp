@@ -219,6 +219,32 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
     // that (and flags it) at a cost linear in the command.
     out.push_back({"a variable in every word, then $y node",
                    "x=1; " + repeat_to("$x ", bytes - 24) + "; y=pkill; $y node", "deny", "deny"});
+    // What the command model remembers across a command (SPEC §7.2): a literal-valued variable
+    // expanded as a command word again and again (each expansion is lexed, within one budget the
+    // size of the command plus 64 KiB: past it the command is flagged, and kill-guard refuses it),
+    // then the one that stops processes; an alias used again and again;
+    // a hundred thousand names assigned before the one that is run; and, for scale, plain simple
+    // commands one a line (the cost of a command, whatever it expands to).
+    {
+        const std::string head = "x='echo aaaaaaaaaaaaaaaaaaaa'\ny=pkill\n";
+        out.push_back({"a variable expanded as a command 300,000 times, then $y node",
+                       head + repeat_to("$x\n", bytes - head.size() - 8) + "$y node", "deny",
+                       "silent"});
+    }
+    {
+        const std::string head = "alias k='echo a'\n";
+        out.push_back({"an alias used 300,000 times, then pkill",
+                       head + repeat_to("k\n", bytes - head.size() - 10) + "pkill node", "deny",
+                       "silent"});
+    }
+    {
+        std::string names;
+        for (std::size_t i = 0; names.size() + 32 < bytes; ++i)
+            names += "v" + std::to_string(i) + "=a\n";
+        out.push_back({"100,000 names assigned, then y=pkill; $y node", names + "y=pkill\n$y node",
+                       "deny", "silent"});
+    }
+    out.push_back({"150,000 simple commands", repeat_to("echo a\n", bytes), "silent", "silent"});
     {
         // Every level's word list open at once, each with room reserved for what is left (a
         // third of the command, just under 4 MiB of words a level).
