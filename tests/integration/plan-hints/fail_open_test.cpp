@@ -1,7 +1,6 @@
-// fail_open_test.cpp: plan-hints on odd input that is still a payload: read past a BOM and a 20 MB
-// value, and the hints printed when only the transcript is odd (an unreadable transcript counts
-// as no signal). Unusable payloads (nothing printed, exit 0, bounded time) are the suite's
-// (tests/integration/suite/fail_open_test.cpp).
+// fail_open_test.cpp: plan-hints on every bad input exits 0, in bounded time, printing nothing
+// when the payload is unusable and the hints when only the transcript is odd (an unreadable
+// transcript counts as no signal).
 #define BOOST_TEST_MODULE integration_plan_hints_fail_open
 #include "support/platform.hpp"
 #include "support/process.hpp"
@@ -28,9 +27,10 @@ struct Fixture {
     PluginTree tree{"plan-hints"};
     Fixture() { tree.write("hooks/content/plan-hints.md", "the rules\n"); }
 
-    RunResult run(const std::string& stdin_bytes) const {
+    RunResult run(const std::string& stdin_bytes, StdinMode mode = StdinMode::bytes) const {
         RunOptions options;
         options.stdin_bytes = stdin_bytes;
+        options.stdin_mode = mode;
         options.env.emplace("CLAUDE_PLUGIN_ROOT", std::nullopt);
         options.timeout = std::chrono::milliseconds(10000);
         return run_process(tree.binary(), options);
@@ -53,6 +53,19 @@ void expect(const RunResult& r, std::string_view out) {
 
 } // namespace
 
+BOOST_AUTO_TEST_CASE(unusable_payloads_print_nothing) {
+    Fixture f;
+    const std::string good = plan_payload(f.tree / "none.jsonl");
+    for (const std::string& bad :
+         {std::string(), std::string("   \n"), std::string("not json"),
+          std::string("[") + good + "]", good.substr(0, good.size() - 1), good + "x",
+          std::string("null"), std::string("\"plan\""), std::string("\xEF\xBB\xBF"),
+          std::string("{\"permission_mode\":\"plan\"") + std::string(40, '['),
+          std::string(1, '\0') + good}) {
+        expect(f.run(bad), "");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_bom_before_the_payload_is_stripped) {
     Fixture f;
     expect(f.run("\xEF\xBB\xBF" + plan_payload(f.tree / "none.jsonl")), hints_line);
@@ -61,6 +74,17 @@ BOOST_AUTO_TEST_CASE(a_bom_before_the_payload_is_stripped) {
 BOOST_AUTO_TEST_CASE(a_20_mb_payload_is_read_whole) {
     Fixture f;
     expect(f.run(plan_payload(f.tree / "none.jsonl", std::string(20u << 20, 'p'))), hints_line);
+}
+
+BOOST_AUTO_TEST_CASE(a_payload_over_the_cap_prints_nothing) {
+    Fixture f;
+    expect(f.run(plan_payload(f.tree / "none.jsonl", std::string((64u << 20) + 10, 'p'))), "");
+}
+
+BOOST_AUTO_TEST_CASE(held_open_stdin_ends_in_bounded_time) {
+    Fixture f;
+    expect(f.run(plan_payload(f.tree / "none.jsonl"), StdinMode::held_open), "");
+    expect(f.run("", StdinMode::held_open), "");
 }
 
 BOOST_AUTO_TEST_CASE(transcript_path_absent_or_not_a_string_counts_as_no_signal) {
