@@ -483,26 +483,12 @@ bool awk_program_runs_command(std::string_view program) {
     return false;
 }
 
-// awk's program: the first operand after its options (-f FILE names a file instead).
+// awk's program (read_awk_line): its text runs a command, or -f names .temp/ code.
 bool awk_runs_command(const Command& awk) {
     const Words args = awk.args();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            return i + 1 < args.size() && awk_program_runs_command(args[i + 1].text);
-        }
-        if (w == "-f" || w == "--file" || w.starts_with("--file="))
-            return inside_temp(w.starts_with("--file=")
-                                   ? w.substr(7)
-                                   : (i + 1 < args.size() ? args[i + 1].text : ""));
-        if (w == "-v" || w == "-F" || w == "-i" || w == "--include" || w == "-l" || w == "-E") {
-            ++i;
-            continue;
-        }
-        if (is_option(w)) continue;
-        return awk_program_runs_command(w);
-    }
-    return false;
+    const AwkLine line = read_awk_line(args);
+    if (line.program_file) return inside_temp(*line.program_file);
+    return line.program && awk_program_runs_command(args[*line.program].text);
 }
 
 bool inside_temp(std::string_view path) {
@@ -524,6 +510,35 @@ constexpr std::array<std::string_view, 7> code_loading_variables{
     "BASH_ENV", "ENV", "NODE_OPTIONS", "PYTHONPATH", "PYTHONSTARTUP", "PERL5OPT", "RUBYOPT"};
 
 } // namespace
+
+AwkLine read_awk_line(Words args) {
+    AwkLine line;
+    std::size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            ++i;
+            break;
+        }
+        if (!is_option(w)) break;
+        const std::string_view next = i + 1 < args.size() ? args[i + 1].text : "";
+        if (w == "-f" || w == "--file" || w.starts_with("--file=")) {
+            if (!line.program_file)
+                line.program_file = w.starts_with("--file=") ? w.substr(7) : next;
+            if (!w.starts_with("--file=")) ++i;
+        } else if (w == "-i" || w == "--include") {
+            line.in_place = line.in_place || next == "inplace";
+            ++i;
+        } else if (w == "-iinplace" || w == "--include=inplace") {
+            line.in_place = true;
+        } else if (w == "-v" || w == "-F" || w == "-l" || w == "-E") {
+            ++i;
+        }
+    }
+    if (!line.program_file && i < args.size()) line.program = i++;
+    line.files = std::min(i, args.size());
+    return line;
+}
 
 bool assignment_loads_temp_code(std::string_view assignment) {
     const std::size_t eq = assignment.find('=');

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -48,6 +49,20 @@ inline bool is_long_prefix(std::string_view option, std::string_view full,
                            std::size_t unique_from) {
     return option.size() >= unique_from && option.size() <= full.size() && full.starts_with(option);
 }
+
+// ---------------------------------------------------------------------------------------------
+// awk's command line, read once for R4 (`-i inplace`, `print > "file"`) and R5 (`system(`, -f
+// .temp/ code): its options (-v, -F, -i/--include, -l, -E take the next word unless attached;
+// -f/--file FILE and --file=FILE name a program file), then the program text unless a file names
+// it, then the files it reads. `--` ends the options.
+struct AwkLine {
+    std::optional<std::size_t> program;           // the program text's index (no -f)
+    std::optional<std::string_view> program_file; // the first -f FILE
+    std::size_t files = 0;                        // the index of the first file operand
+    bool in_place = false;                        // -i inplace, --include=inplace, -iinplace
+};
+
+AwkLine read_awk_line(Words args);
 
 // ---------------------------------------------------------------------------------------------
 // R5 (interpreters.cpp).

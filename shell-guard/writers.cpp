@@ -184,33 +184,15 @@ bool loads_library(Words args) {
 
 bool awk_print_files(const Command& c, const WriteTarget& write);
 
-// gawk -i inplace / --include=inplace: the operands after the program; and with any library
-// loaded, the files the program prints to, as for any awk.
+// gawk -i inplace / --include=inplace: the files it reads (after the program, or after the options
+// when -f names the program); and with any library loaded, the files the program prints to, as
+// for any awk.
 bool gawk_in_place_files(const Command& c, const WriteTarget& write) {
     const Words args = c.args();
-    bool in_place = false;
-    std::size_t i = 0;
-    for (; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if ((w == "-i" || w == "--include") && i + 1 < args.size() &&
-            args[i + 1].text == "inplace") {
-            in_place = true;
-            ++i;
-            continue;
-        }
-        if (w == "-iinplace" || w == "--include=inplace") {
-            in_place = true;
-            continue;
-        }
-        if (w == "-v" || w == "-F" || w == "-f" || w == "-i" || w == "-l" || w == "-E") {
-            ++i;
-            continue;
-        }
-        if (!is_option(w)) break;
-    }
-    if (!in_place) return awk_print_files(c, write);
+    const AwkLine line = read_awk_line(args);
+    if (!line.in_place) return awk_print_files(c, write);
     if (c.fed_by_input) return true;
-    for (std::size_t k = i + 1; k < args.size(); ++k) write(args[k].text);
+    for (std::size_t k = line.files; k < args.size(); ++k) write(args[k].text);
     return awk_print_files(c, write);
 }
 
@@ -249,16 +231,9 @@ bool dd_output_files(const Command& c, const WriteTarget& write) {
 // `print > "file"` / `printf … >> "file"` in the program (§7.2): the first operand.
 bool awk_print_files(const Command& c, const WriteTarget& write) {
     const Words args = c.args();
-    std::size_t i = 0;
-    while (i < args.size() && is_option(args[i].text)) {
-        const std::string_view w = args[i].text;
-        if (w == "-f" || w == "--file") return false;
-        i += (w == "-v" || w == "-F" || w == "-i" || w == "--include" || w == "-l" || w == "-E")
-                 ? 2
-                 : 1;
-    }
-    if (i >= args.size()) return false;
-    const std::string_view program = args[i].text;
+    const AwkLine line = read_awk_line(args);
+    if (!line.program) return false; // a program file, or none
+    const std::string_view program = args[*line.program].text;
     for (std::size_t at = program.find("print"); at != std::string_view::npos;
          at = program.find("print", at + 5)) {
         std::size_t p = at + 5;
