@@ -6,13 +6,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <boost/json/memory_resource.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
+#include <boost/json/storage_ptr.hpp>
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -79,6 +83,32 @@ constexpr std::size_t lifted_string_bytes = 4 * 1024;
 constexpr std::string_view lift_mark = "\\u0000viber-lifted:";                  // in the bytes
 constexpr std::string_view lift_text = std::string_view("\0viber-lifted:", 14); // decoded
 
+// The memory of a parsed payload: each block is sized and announced as a buffer about to be
+// written (fast/buffer.hpp), so a long string decoded here has its pages taken at once and, where
+// Linux has them, as huge pages (a short block is left as it is). It holds no state: every value
+// parse_object returns shares the one instance, so a decoded string moves into its place in the
+// result instead of being copied.
+class PayloadStorage final : public boost::json::memory_resource {
+    void* do_allocate(std::size_t bytes, std::size_t align) override {
+        const std::size_t room = fast::buffer_capacity(bytes);
+        void* block = ::operator new (room, std::align_val_t{align});
+        fast::expect_writes(static_cast<char*>(block), bytes, room);
+        return block;
+    }
+    void do_deallocate(void* at, std::size_t, std::size_t align) override {
+        ::operator delete (at, std::align_val_t{align});
+    }
+    bool do_is_equal(const boost::json::memory_resource& other) const noexcept override {
+        return this == &other;
+    }
+};
+
+const boost::json::storage_ptr& payload_storage() {
+    static PayloadStorage resource;
+    static const boost::json::storage_ptr storage(&resource);
+    return storage;
+}
+
 // `bytes` with each long escaped string value replaced by a placeholder, and the decoded strings
 // (each decoded straight into the string the parsed value will own). `lifted` is false when
 // nothing is worth lifting or something is off (then Boost.JSON parses the bytes). `complete`
@@ -94,14 +124,14 @@ struct Lifted {
 
 Lifted lift_long_strings(std::string_view bytes) {
     Lifted lifted;
-    boost::json::string decoded;
+    boost::json::string decoded(payload_storage());
     if (bytes.size() < lifted_string_bytes || bytes.size() > decoded.max_size()) return lifted;
     std::size_t copied = 0; // bytes[0, copied) are in lifted.bytes
     std::size_t at = 0;
     // Room for every byte left, a lifted string moving into the parsed value as it is. A payload
-    // this long is mostly one long value (a message, a command), so its pages are taken at once.
+    // this long is mostly one long value (a message, a command), so payload_storage takes the
+    // pages of a long one at once.
     decoded.reserve(bytes.size());
-    fast::expect_writes(decoded.data(), bytes.size(), decoded.capacity());
     for (;;) {
         // Outside strings a quote always opens one (in bytes Boost.JSON accepts).
         const void* quote = std::memchr(bytes.data() + at, '"', bytes.size() - at);
@@ -129,7 +159,7 @@ Lifted lift_long_strings(std::string_view bytes) {
         copied = body.close;
         decoded.grow(body.size);
         lifted.strings.push_back(std::move(decoded));
-        decoded = boost::json::string();
+        decoded = boost::json::string(payload_storage());
         decoded.reserve(bytes.size() - at);
     }
     lifted.complete = true;
@@ -203,7 +233,8 @@ std::optional<boost::json::object> parse_object(std::string_view bytes) {
         if (lifted.kept_lone_surrogate) lifted = lift_long_strings(bytes);
     }
     if (lifted.lifted) {
-        boost::json::value value = boost::json::parse(lifted.bytes, ec, {}, payload_options());
+        boost::json::value value =
+            boost::json::parse(lifted.bytes, ec, payload_storage(), payload_options());
         if (!ec && value.is_object() && restore_long_strings(value, lifted.strings))
             return std::move(value.as_object());
         ec.clear(); // decide on the bytes themselves

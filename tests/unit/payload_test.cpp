@@ -628,6 +628,22 @@ BOOST_AUTO_TEST_CASE(every_escape_form_reads_as_boost_json_reads_it) {
                                 "\xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF \xEF\xBF\xBD A "));
 }
 
+BOOST_AUTO_TEST_CASE(values_of_mebibytes_read_as_boost_json_reads_them_and_outlive_the_parse) {
+    // Past a mebibyte a decoded value's block is sized to huge pages: two such values and a short
+    // one, and the result copied, changed and compared after the parse.
+    const std::string body = long_text(every_escape, std::size_t{3} << 20);
+    const std::string bytes =
+        R"({"m":")" + body + R"(","list":[")" + body + R"("],"agent_type":"viber:x"})";
+    same_as_boost_json(bytes);
+    std::optional<boost::json::object> obj = parse_object(bytes);
+    BOOST_REQUIRE(obj);
+    const boost::json::value copy(*obj);
+    (*obj)["m"] = "short";
+    obj->erase("list");
+    BOOST_TEST((copy == *reference_of(bytes)));
+    BOOST_TEST(obj->at("m").as_string() == "short");
+}
+
 BOOST_AUTO_TEST_CASE(lone_surrogates_read_as_the_replacement_character) {
     for (const std::string lone : {R"(\ud800)", R"(\uDC00)", R"(\ud800\u0041)",
                                    R"(\ud800\ud800\udc00)", R"(\udbff\\ud800)", R"(\ud800\n)"}) {
