@@ -7,6 +7,8 @@
 #include "plan-gate/file_limit.hpp"
 
 #include "common/ascii.hpp"
+#include "common/fast/tokens.hpp"
+#include "common/fast/view_set.hpp"
 #include "common/files.hpp"
 #include "common/os.hpp"
 #include "common/paths.hpp"
@@ -30,21 +32,8 @@ namespace {
 // ... and at most this many characters of them: a path can be as long as a token.
 constexpr std::size_t listed_characters = 6000;
 
-// Calls `visit(token)` for each maximal run of non-whitespace bytes (ascii::is_space) of `text`
-// from `at`, in order. With `last` the text ends here, so a run at its end is a token; else such
-// a run waits for more text. Returns where that waiting run starts (text.size(): none).
-template <class Visit>
-std::size_t scan_tokens(std::string_view text, std::size_t at, bool last, Visit&& visit) {
-    const std::size_t size = text.size();
-    for (;;) {
-        while (at < size && ascii::is_space(text[at])) ++at;
-        if (at == size) return size;
-        const std::size_t start = at;
-        while (at < size && !ascii::is_space(text[at])) ++at;
-        if (at == size && !last) return start;
-        visit(text.substr(start, at - start));
-    }
-}
+// The bytes between tokens: whitespace (ascii::is_space).
+constexpr fast::ByteSet separators = fast::ByteSet::of(ascii::is_space, false);
 
 // Where the plan's text comes from: a view of it whole, or its file read a piece at a time into
 // one buffer that keeps only the token still open at the end of a piece. A plan of any size is
@@ -56,11 +45,14 @@ public:
     PlanText(os::File file, std::uint64_t size)
         : file_(std::move(file)), piece_(os::read_size_for(size)) {}
 
-    // Calls `visit(token)` for every token of the whole text; false when the file could not be
-    // read or held more than `max_bytes` (what was visited before then is to be dropped).
-    template <class Visit> bool scan(Visit&& visit, std::size_t max_bytes) {
+    // Calls `visit(token)`, in order, for every token of the whole text that `filter` picks
+    // (fast/tokens.hpp; its separators are whitespace); false when the file could not be read or
+    // held more than `max_bytes` (what was visited before then is to be dropped).
+    template <class Visit>
+    bool scan(const fast::TokenFilter& filter, Visit&& visit, std::size_t max_bytes) {
+        const fast::TokenScan tokens(filter);
         if (!file_) {
-            scan_tokens(whole_, 0, true, visit);
+            tokens.each(whole_, visit);
             return true;
         }
         const std::size_t piece = piece_;
@@ -77,12 +69,20 @@ public:
             total += static_cast<std::uint64_t>(got);
             if (total > max_bytes) return false;
             filled += static_cast<std::size_t>(got);
-            const std::size_t open =
-                scan_tokens(std::string_view(buffer.data(), filled), 0, got == 0, visit);
+            // The tokens whose end has been read: all of them at the end of the file, else those
+            // before the last whitespace byte (none in the bytes kept from before: they are the
+            // open token).
+            std::size_t complete = filled;
+            if (got != 0) {
+                const std::size_t kept = filled - static_cast<std::size_t>(got);
+                while (complete > kept && !separators.contains(buffer[complete - 1])) --complete;
+                if (complete == kept) complete = 0;
+            }
+            tokens.each(std::string_view(buffer.data(), complete), visit);
             if (got == 0) return true;
             // Keep only the token still open.
-            std::memmove(buffer.data(), buffer.data() + open, filled - open);
-            filled -= open;
+            std::memmove(buffer.data(), buffer.data() + complete, filled - complete);
+            filled -= complete;
         }
     }
 
@@ -124,30 +124,30 @@ public:
     // Holds at most `bound` spellings; room for about `expected` of them before it first grows.
     // With `arena`, each spelling added is copied there first.
     SpellingSet(std::size_t bound, std::size_t expected, SpellingArena* arena = nullptr)
-        : bound_(bound), arena_(arena) {
-        held_.reserve(std::min(bound, expected));
-    }
+        : bound_(bound), arena_(arena), held_(std::min(bound, expected)) {}
 
     // True when `spelling` is held; else adds it, while fewer than the bound are held, and
     // returns false.
     bool seen(std::string_view spelling) {
-        if (holds(spelling)) return true;
-        add(spelling);
-        return false;
+        if (held_.size() >= bound_) return holds(spelling);
+        return !add_new(spelling);
     }
 
     bool holds(std::string_view spelling) const { return held_.contains(spelling); }
 
-    // Adds `spelling` (not held yet), while fewer than the bound are held.
-    void add(std::string_view spelling) {
-        if (held_.size() >= bound_) return;
-        held_.insert(arena_ != nullptr ? arena_->keep(spelling) : spelling);
+    // Adds `spelling` when it is not held and fewer than the bound are; returns the view held
+    // for it when it was added.
+    std::optional<std::string_view> add_new(std::string_view spelling) {
+        if (held_.size() >= bound_) return std::nullopt;
+        return held_.add_new(spelling, [this](std::string_view added) {
+            return arena_ != nullptr ? arena_->keep(added) : added;
+        });
     }
 
 private:
     std::size_t bound_;
     SpellingArena* arena_;
-    std::unordered_set<std::string_view> held_;
+    fast::ViewSet held_;
 };
 
 // Wrapping a plan puts around a path: backticks, quotes, parentheses and brackets (round, square,
@@ -206,15 +206,16 @@ bool is_path_shaped(std::string_view token) {
     return extension <= 10;
 }
 
-// Whether `token` holds a name byte: either separator, a `:` (a drive, a URL, a Windows stream), a
-// `~` (a Windows short name) or any non-ASCII byte (a name that case folding or Unicode
-// normalization may match in another spelling). Without one it is a bare name.
+// A name byte: either separator, a `:` (a drive, a URL, a Windows stream), a `~` (a Windows short
+// name) or any non-ASCII byte (a name that case folding or Unicode normalization may match in
+// another spelling). A token without one is a bare name.
+constexpr bool is_name_byte(char c) {
+    return c == '/' || c == '\\' || c == ':' || c == '~' || static_cast<unsigned char>(c) >= 0x80;
+}
+constexpr fast::ByteSet name_bytes = fast::ByteSet::of(is_name_byte, true);
+
 bool has_name_byte(std::string_view token) {
-    for (const char c : token) {
-        if (c == '/' || c == '\\' || c == ':' || c == '~' || static_cast<unsigned char>(c) >= 0x80)
-            return true;
-    }
-    return false;
+    return std::any_of(token.begin(), token.end(), is_name_byte);
 }
 
 // A relative path that canonical() and the checks after it would leave as it is: no backslash, no
@@ -274,12 +275,20 @@ public:
             for (const char c : name)
                 if (static_cast<unsigned char>(c) >= 0x80) return; // UTF-8: not ASCII
             keys_[key(name)] = true;
+            opens_ |= std::uint64_t{1} << folded(name.front());
+            closes_ |= std::uint64_t{1} << folded(name.back());
         }
         usable_ = true;
     }
 
     // True when no entry of the root can be `name` (never empty).
     bool excludes(std::string_view name) const { return usable_ && !keys_[key(name)]; }
+
+    // Whether the listing settles bare names at all; and the bytes a name it does not exclude can
+    // open or end with (every byte whose fold is that of an entry's first or last byte).
+    bool usable() const { return usable_; }
+    fast::ByteSet may_open() const { return bytes_folding_to(opens_); }
+    fast::ByteSet may_close() const { return bytes_folding_to(closes_); }
 
 private:
     static constexpr std::size_t max_names = 4096;
@@ -296,7 +305,15 @@ private:
         return ((name.size() & 15) << 12) | (folded(name.front()) << 6) | folded(name.back());
     }
 
+    // The ASCII bytes whose fold is in `folds` (bit f: fold f), and every non-ASCII byte.
+    static fast::ByteSet bytes_folding_to(std::uint64_t folds) {
+        return fast::ByteSet::of([folds](char c) { return ((folds >> folded(c)) & 1u) != 0; },
+                                 true);
+    }
+
     std::bitset<std::size_t{1} << 16> keys_;
+    std::uint64_t opens_ = 0;  // bit f: an entry's first byte folds to f
+    std::uint64_t closes_ = 0; // ... its last byte
     bool usable_ = false;
 };
 
@@ -321,13 +338,13 @@ public:
         : root_names_(root), root_(canonical(paths::git_bash_spelling(root), std::string())),
           own_path_(canonical(paths::git_bash_spelling(plan_path), root_)),
           judged_(disk_lookup_limit, plan_bytes / 4000, &judged_spellings_),
-          counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400) {
+          counted_(std::numeric_limits<std::size_t>::max(), plan_bytes / 400, &counted_paths_) {
         // Room for the files expected, taken only as they come: growing the list would copy it
         // into fresh pages at each doubling.
         files_.reserve(plan_bytes / 400);
     }
 
-    // A token of the plan (scan_tokens): counted
+    // A token of the plan (one filter() picks): counted
     // when it names a repository file not counted yet. Words and paths repeat throughout a plan:
     // each spelling is judged once, and each bare word is looked up on disk once. A bare name
     // (a token with no name byte once its wrapping is stripped) that the root's listing
@@ -343,8 +360,7 @@ public:
         // memo too, so it takes one probe and no copy until it counts.
         if (plain_paths_count_ && token.size() <= memo_bytes && is_plain_relative(token) &&
             is_path_shaped(token)) {
-            if (counted_.holds(token) || token == own_below_root_) return;
-            add_file(token);
+            if (token != own_below_root_) add_file(token);
             return;
         }
         // A spelling past memo_bytes is judged each time it comes, not copied into the memo: a
@@ -354,6 +370,26 @@ public:
 
     // Judges every token, bare names the listing excludes included (the test oracle).
     void judge_every_token() { settle_by_listing_ = false; }
+
+    // The tokens take() may count (fast/tokens.hpp), split at whitespace: every token, unless
+    // the listing settles bare names; then those holding a name byte, opening with wrapping, or
+    // opening with a byte an entry of the root may open with and ending with wrapping or a byte
+    // an entry may end with. Any other token is a bare name once its wrapping is stripped, one
+    // that opens as it did (or is empty), and no entry has its key: take() would pass it over.
+    fast::TokenFilter filter() const {
+        fast::TokenFilter filter;
+        filter.separators = separators;
+        if (!settle_by_listing_ || !root_names_.usable()) {
+            filter.first = fast::ByteSet::of([](char c) { return !ascii::is_space(c); }, true);
+            return filter;
+        }
+        filter.anywhere = name_bytes;
+        filter.first = fast::ByteSet::of(is_opener, false);
+        filter.pair_first = root_names_.may_open();
+        filter.pair_last = root_names_.may_close();
+        filter.pair_last |= fast::ByteSet::of(is_closer, false);
+        return filter;
+    }
 
     std::vector<std::string> files() const {
         std::vector<std::string> all;
@@ -409,12 +445,11 @@ private:
         return path_ != own_path_;
     }
 
-    // Counts the file at `below_root` (a canonical path's part under the root), not counted yet.
-    // Only that part is copied: the root before it is the same for every file.
+    // Counts the file at `below_root` (a canonical path's part under the root) unless it is
+    // counted already. Only that part is copied: the root before it is the same for every file.
     void add_file(std::string_view below_root) {
-        const std::string_view kept = counted_paths_.keep(below_root);
-        files_.push_back(kept);
-        counted_.add(kept);
+        if (const std::optional<std::string_view> kept = counted_.add_new(below_root))
+            files_.push_back(*kept);
     }
 
     // The absolute path of a counted file.
@@ -460,7 +495,8 @@ namespace {
 // Counts into `count` the files `text` names; false when its file cannot be read whole.
 bool scan_into(FileCount& count, Tokens tokens, PlanText& text) {
     if (tokens == Tokens::every_token) count.judge_every_token();
-    return text.scan([&count](std::string_view token) { count.take(token); }, plan_read_limit);
+    return text.scan(
+        count.filter(), [&count](std::string_view token) { count.take(token); }, plan_read_limit);
 }
 
 // The plan file at `plan_path`, opened for a count: nullopt when it is not a regular file or is

@@ -98,7 +98,7 @@ fi
 
 # The kernels of common/fast/ against their references, longer than ctest runs them.
 cmake --preset release >/dev/null
-fast_tests=(unit_fast_line_scan_test unit_fast_json_string_test)
+fast_tests=(unit_fast_line_scan_test unit_fast_json_string_test unit_fast_tokens_test)
 cmake --build --preset release -j2 --target "${fast_tests[@]}"
 for test in "${fast_tests[@]}"; do
   echo "fast: $test for $((seconds / 4))s"

@@ -22,6 +22,10 @@
 //                                               not always put one before a call), else nothing
 // SSE2 and AVX2 (the widths of the payload's string runs) also have
 //   store(at, b), at_most(a, c)                 an unaligned store; lanes whose unsigned byte <= c
+// AVX2 (the token scan's byte classes, fast/tokens.hpp) also has
+//   table(entries), lookup(t, i)                a 16-entry table per 128-bit lane; t[i] per byte
+//   low_nibbles(b), high_nibbles(b)             each byte's low or high 4 bits
+//   meet(a, b), high_bits(b)                    a bit per byte: a & b not zero; its high bit set
 // `pin` hides a splat's value from the optimiser, which would otherwise rebuild a constant splat
 // inside a loop (two shuffle-port micro-ops each, on the port the compares need).
 #pragma once

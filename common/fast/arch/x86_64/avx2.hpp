@@ -40,6 +40,30 @@ struct Avx2 {
         return static_cast<std::uint32_t>(_mm256_movemask_epi8(a));
     }
     VIBER_AVX2 static void leave() { _mm256_zeroupper(); }
+
+    // Nibble lookups (the token scan's byte classes): a 16-entry table stored once per 128-bit
+    // lane; lookup(t, i) is t[i] for an index 0-15 in each byte.
+    VIBER_AVX2 static Bytes table(const std::uint8_t* entries) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(entries));
+    }
+    VIBER_AVX2 static Bytes lookup(Bytes table, Bytes index) {
+        return _mm256_shuffle_epi8(table, index);
+    }
+    VIBER_AVX2 static Bytes low_nibbles(Bytes b) {
+        return _mm256_and_si256(b, _mm256_set1_epi8(0x0f));
+    }
+    VIBER_AVX2 static Bytes high_nibbles(Bytes b) {
+        return _mm256_and_si256(_mm256_srli_epi16(b, 4), _mm256_set1_epi8(0x0f));
+    }
+    // A bit per byte: whether a & b is not zero; whether the byte's high bit is set.
+    VIBER_AVX2 static std::uint64_t meet(Bytes a, Bytes b) {
+        const Bytes zero = _mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256());
+        return ~static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm256_movemask_epi8(zero))) &
+               0xffffffffu;
+    }
+    VIBER_AVX2 static std::uint64_t high_bits(Bytes b) {
+        return static_cast<std::uint32_t>(_mm256_movemask_epi8(b));
+    }
 };
 #undef VIBER_AVX2
 #endif

@@ -1,0 +1,90 @@
+// fast/view_set.hpp: a set of string views in one flat table (open addressing, linear probing):
+// a lookup is one hash and, nearly always, one slot, where std::unordered_set walks a chain of
+// nodes allocated one by one (a cache miss each on a set that a long scan keeps evicting). Its
+// plain reference is std::unordered_set<std::string_view>; tests/unit/fast_view_set_test.cpp
+// holds it to that.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace viber::fast {
+
+class ViewSet {
+public:
+    // Room for `expected` views before the table first grows.
+    explicit ViewSet(std::size_t expected = 0) { rebuild(capacity_for(expected)); }
+
+    std::size_t size() const { return size_; }
+
+    bool contains(std::string_view view) const {
+        const std::uint32_t hash = hash_of(view);
+        for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
+            const Slot& slot = slots_[at];
+            if (slot.data == nullptr) return false;
+            if (slot.hash == hash && slot.view() == view) return true;
+        }
+    }
+
+    // When `view` (shorter than 4 GiB) is not held, adds keep(view) (a view of the same bytes
+    // that outlives the set) and returns it; else nullopt.
+    template <class Keep>
+    std::optional<std::string_view> add_new(std::string_view view, Keep keep) {
+        const std::uint32_t hash = hash_of(view);
+        std::size_t at = hash & mask_;
+        for (;; at = (at + 1) & mask_) {
+            const Slot& slot = slots_[at];
+            if (slot.data == nullptr) break;
+            if (slot.hash == hash && slot.view() == view) return std::nullopt;
+        }
+        const std::string_view kept = keep(view);
+        // An empty view may have no address: it is held at one.
+        slots_[at] = {kept.data() != nullptr ? kept.data() : "",
+                      static_cast<std::uint32_t>(kept.size()), hash};
+        // At most three quarters full: a probe stays short.
+        if (++size_ * 4 > slots_.size() * 3) rebuild(slots_.size() * 2);
+        return kept;
+    }
+
+private:
+    // 16 bytes: a table for thousands of views stays small enough for the cache.
+    struct Slot {
+        const char* data = nullptr; // null: empty
+        std::uint32_t size = 0;
+        std::uint32_t hash = 0;
+        std::string_view view() const { return {data, size}; }
+    };
+
+    static std::uint32_t hash_of(std::string_view view) {
+        const std::uint64_t hash = std::hash<std::string_view>{}(view);
+        return static_cast<std::uint32_t>(hash ^ (hash >> 32));
+    }
+
+    static std::size_t capacity_for(std::size_t expected) {
+        std::size_t capacity = 16;
+        while (capacity * 3 < expected * 4) capacity *= 2;
+        return capacity;
+    }
+
+    void rebuild(std::size_t capacity) {
+        std::vector<Slot> old(capacity);
+        old.swap(slots_);
+        mask_ = capacity - 1;
+        for (const Slot& slot : old) {
+            if (slot.data == nullptr) continue;
+            std::size_t at = slot.hash & mask_;
+            while (slots_[at].data != nullptr) at = (at + 1) & mask_;
+            slots_[at] = slot;
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::size_t mask_ = 0;
+    std::size_t size_ = 0;
+};
+
+} // namespace viber::fast
