@@ -31,20 +31,29 @@ struct Launch {
 
 bool inside_temp(std::string_view path);
 
+// Whether args[i] ends an interpreter's options: `--` (the script is the word after it), `-`
+// (the script is stdin) or the first word that is no option (the script itself); sets
+// launch.script when it does.
+bool ends_options(Words args, std::size_t i, Launch& launch) {
+    const std::string_view w = args[i].text;
+    if (w == "--") {
+        if (i + 1 < args.size()) launch.script = args[i + 1].text;
+        return true;
+    }
+    if (w == "-" || !is_option(w)) {
+        launch.script = w;
+        return true;
+    }
+    return false;
+}
+
 // python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
 // value.
 Launch python_launch(Words args) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
+        if (ends_options(args, i, launch)) return launch;
         const std::string_view w = args[i].text;
-        if (w == "--") {
-            if (i + 1 < args.size()) launch.script = args[i + 1].text;
-            return launch;
-        }
-        if (w == "-" || !is_option(w)) {
-            launch.script = w;
-            return launch;
-        }
         if (w[1] == '-') {
             if (w == "--version" || w == "--help" || w == "--help-all") launch.names_other = true;
             if (w == "--check-hash-based-pycs") ++i;
@@ -96,15 +105,8 @@ Launch node_launch(Words args) {
                                                                 "--loader"};
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
+        if (ends_options(args, i, launch)) return launch;
         const std::string_view w = args[i].text;
-        if (w == "--") {
-            if (i + 1 < args.size()) launch.script = args[i + 1].text;
-            return launch;
-        }
-        if (w == "-" || !is_option(w)) {
-            launch.script = w;
-            return launch;
-        }
         if (w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w.starts_with("--eval=") ||
             w.starts_with("--print=")) {
             launch.inline_code = true;
