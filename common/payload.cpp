@@ -87,17 +87,17 @@ constexpr std::string_view lift_text = std::string_view("\0viber-lifted:", 14); 
 // written (fast/buffer.hpp), so a long string decoded here has its pages taken at once and, where
 // Linux has them, as huge pages (a short block is left as it is). It holds no state: every value
 // parse_object returns shares the one instance, so a decoded string moves into its place in the
-// result instead of being copied.
+// result instead of being copied. Like Boost.JSON's default resource it allocates and frees with
+// the plain operator new and delete, whatever alignment is passed (Boost.JSON needs none past the
+// default): the aligned forms with the alignments passed were a new/delete mismatch under ASan.
 class PayloadStorage final : public boost::json::memory_resource {
-    void* do_allocate(std::size_t bytes, std::size_t align) override {
+    void* do_allocate(std::size_t bytes, std::size_t) override {
         const std::size_t room = fast::buffer_capacity(bytes);
-        void* block = ::operator new (room, std::align_val_t{align});
+        void* block = ::operator new(room);
         fast::expect_writes(static_cast<char*>(block), bytes, room);
         return block;
     }
-    void do_deallocate(void* at, std::size_t, std::size_t align) override {
-        ::operator delete (at, std::align_val_t{align});
-    }
+    void do_deallocate(void* at, std::size_t, std::size_t) override { ::operator delete(at); }
     bool do_is_equal(const boost::json::memory_resource& other) const noexcept override {
         return this == &other;
     }
