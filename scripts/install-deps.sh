@@ -5,8 +5,10 @@
 # the linux-arm64 preset's cross toolchain, qemu-user and the arm64 Boost packages; --clang adds
 # clang++-14 for the clang preset and scripts/fuzz.sh; --windows adds the windows-x64 preset's
 # mingw-w64 and wine; touches only apt state (and dpkg's architecture list for --arm64); exit 1
-# on a usage error. Also, when npm is present and online, the Claude Code CLI pinned to 2.1.197
-# (npm's global packages) for the plugin validation and end-to-end tests.
+# on a usage error. Also, when npm is present and online, the Claude Code CLI pinned to 2.1.332
+# (npm's global packages) for the plugin validation and end-to-end tests, and beside it, each in
+# its own prefix under /opt/viber-hooks/claude-code/ (env VIBER_CLAUDE_VERSIONS_DIR), 2.1.197 (the
+# oldest supported) and the newest npm offers when it is newer than the pin.
 # Boost comes from the versioned 1.81 packages: the unversioned libboost-*-dev names are 1.74,
 # which has no Boost.JSON and conflicts with 1.81.
 set -eu
@@ -45,24 +47,51 @@ if [ "$arm64" = yes ] && ! dpkg --print-foreign-architectures | grep -qx arm64; 
   "${sudo_cmd[@]}" dpkg --add-architecture arm64
 fi
 
-# The Claude Code CLI, pinned: the version the end-to-end test (tests/e2e/) was written against
-# (SPEC §12) and the plugin validation test runs. Installed when absent or another version is
-# present. Never fails this script: npm may be absent or offline (those tests are then skipped,
-# and the CI's e2e stage says so when npm cannot reach its registry).
-claude_pin=2.1.197
+# The Claude Code CLI for the plugin validation and the end-to-end test (tests/e2e/, SPEC §12):
+# the pinned version globally (first on PATH), and beside it, each in its own npm prefix under
+# $claude_versions_dir, the oldest version the suite supports and the newest npm offers when that
+# is newer than the pin (the e2e test runs every version it finds there). Installed when absent.
+# Never fails this script: npm may be absent or offline (those tests are then skipped, and the
+# CI's e2e stage says so when npm cannot reach its registry, and fails when it can but the newest
+# version is missing).
+claude_pin=2.1.332
+claude_oldest=2.1.197
+claude_versions_dir="${VIBER_CLAUDE_VERSIONS_DIR:-/opt/viber-hooks/claude-code}"
+claude_version_of() { # executable -> its version, or nothing
+  timeout 60 "$1" --version 2>/dev/null | awk '{print $1; exit}' || true
+}
+install_claude_beside() { # version: into its own prefix, unless there already
+  local version="$1" dir="$claude_versions_dir/$1"
+  if [ -x "$dir/node_modules/.bin/claude" ] && [ "$(claude_version_of "$dir/node_modules/.bin/claude")" = "$version" ]; then
+    echo "install-deps: claude CLI $version present in $dir"
+  elif "${sudo_cmd[@]}" mkdir -p "$dir" &&
+    timeout 300 "${sudo_cmd[@]}" npm install --prefix "$dir" --no-audit --no-fund "@anthropic-ai/claude-code@$version" >/dev/null 2>&1 &&
+    [ "$(claude_version_of "$dir/node_modules/.bin/claude")" = "$version" ]; then
+    echo "install-deps: installed the claude CLI $version in $dir"
+  else
+    echo "install-deps: could not install the claude CLI $version in $dir (offline?)"
+  fi
+}
 install_claude_cli() {
   local have=""
-  if command -v claude >/dev/null 2>&1; then
-    have=$(timeout 60 claude --version 2>/dev/null | awk '{print $1; exit}') || have=""
-  fi
+  if command -v claude >/dev/null 2>&1; then have=$(claude_version_of claude); fi
   if [ "$have" = "$claude_pin" ]; then
     echo "install-deps: claude CLI $claude_pin present"
   elif ! command -v npm >/dev/null 2>&1; then
     echo "install-deps: npm not found; the claude CLI tests (plugin validation, e2e) will be skipped"
-  elif timeout 300 "${sudo_cmd[@]}" npm install -g "@anthropic-ai/claude-code@$claude_pin" >/dev/null 2>&1; then
+    return 0
+  elif timeout 300 "${sudo_cmd[@]}" npm install -g --no-audit --no-fund "@anthropic-ai/claude-code@$claude_pin" >/dev/null 2>&1; then
     echo "install-deps: installed the claude CLI $claude_pin${have:+ (replacing $have)}"
   else
     echo "install-deps: could not install the claude CLI $claude_pin (offline?); the claude CLI tests will be skipped"
+    return 0
+  fi
+  install_claude_beside "$claude_oldest"
+  local newest
+  newest=$(timeout 60 npm view @anthropic-ai/claude-code version 2>/dev/null) || newest=""
+  if [ -n "$newest" ] && [ "$newest" != "$claude_pin" ] &&
+    [ "$(printf '%s\n%s\n' "$claude_pin" "$newest" | sort -V | tail -n 1)" = "$newest" ]; then
+    install_claude_beside "$newest"
   fi
   return 0
 }

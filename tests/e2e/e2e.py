@@ -1,23 +1,34 @@
 #!/usr/bin/env python3
 """e2e.py: the hooks inside the real Claude Code CLI, offline against a scripted model.
 
-Contract: argv --cmake <cmake> --build <build dir> [--only name,...] [--capture <dir>]
-[--keep <dir>]; installs the build into a scratch plugin tree with stand-in agents and skill
-(plugin.py), runs one real `claude` session per scenario (session.py) against a scripted Messages
-API on 127.0.0.1 (model.py), and checks what the model and the user saw: session start, the
-task-coder's guards and verdict-nudge, plan-hints and every plan-gate scenario of SPEC §12. Then
-two sessions of Bash calls, with the plugin and without it, give the Bash round trip the user feels
-(printed, never asserted). --capture writes the transcripts and hook payloads of the plan sessions
-and the coder session, paths turned into placeholders, under <dir> (tests/fixtures/real/, see its
-README), only when every check passed; --only runs (and captures) the named scenarios (coder,
-planner-plan-mode, planner-enter, plain-plan, latency); --keep copies the scratch run there. Prints one line per check; exit 0 when every check passed, 1 when one failed, 77 (ctest's
-skip) when `claude` is not on PATH, saying so. Every command a scripted agent sends is harmless if
-it ran: `pkill zz_no_such_proc` names no process, `rm -rf` targets a scratch directory.
-"""
+Contract: argv --cmake <cmake> --build <build dir> [--claude <executable>]... [--only name,...]
+[--capture <dir>] [--keep <dir>]; installs the build into a scratch plugin tree with stand-in
+agents and skill (plugin.py), and on each Claude Code CLI (those named with --claude, else `claude`
+on PATH and every version installed beside it under $VIBER_CLAUDE_VERSIONS_DIR, default
+/opt/viber-hooks/claude-code/<version>/, as scripts/install-deps.sh installs them) runs one real
+`claude` session per scenario (session.py) against a scripted Messages API on 127.0.0.1
+(model.py), and checks what the model and the user saw: session start, the task-coder's guards and
+verdict-nudge, plan-hints and every plan-gate scenario of SPEC §12. The scripted model waits for a
+background agent's task notification as a real one does (2.1.3xx runs agents in the background),
+and each version reaches plan mode by a route it allows offline (Cli.route, printed). Then, on the
+newest CLI, three sessions of Bash calls side by side (no plugin, two hooks that only read stdin,
+this suite) give the Bash round trip the user feels and the suite's cost over Claude Code's own
+cost of running two hooks, with its uncertainty, and each guard's process time against a process
+that only reads stdin (printed, never asserted). --capture writes the transcripts and hook
+payloads of the scenarios, paths turned into placeholders, under <dir>/<version>/ (tests/fixtures/
+real/, see its README), only when every check of that version passed; --only runs (and captures)
+the named scenarios (coder, planner-plan-mode, planner-enter, plain-plan, latency); --keep copies
+the scratch run there. Prints one line per check and last the versions that ran; exit 0 when
+every check passed, 1 when one failed, 77 (ctest's skip) when no `claude` is found, saying so.
+Every command a scripted agent sends is harmless if it ran: `pkill zz_no_such_proc` names no
+process, `rm -rf` targets a scratch directory."""
 
 import argparse
 import concurrent.futures
+import glob
+import json
 import os
+import random
 import re
 import shutil
 import statistics
@@ -34,7 +45,11 @@ import model as M  # noqa: E402
 import plugin as P  # noqa: E402
 from session import Session  # noqa: E402
 
-PINNED = "2.1.197"
+# The version scripts/install-deps.sh installs first on PATH, and the oldest one it installs beside
+# it (in its own prefix under VERSIONS_DIR) that the suite still supports.
+PINNED = "2.1.332"
+OLDEST = "2.1.197"
+VERSIONS_DIR = os.environ.get("VIBER_CLAUDE_VERSIONS_DIR", "/opt/viber-hooks/claude-code")
 PLAN_FILE = re.compile(r"(/[^\s`'\"\\]*/\.claude/plans/[A-Za-z0-9_.-]+\.md)")
 PLANNER_PLAN = "---\nsource: e2e interview\n---\n# Plan: greet\n\n1. Add a greeting to README.md.\n"
 PLANNER_PLAN_FIXED = PLANNER_PLAN + "2. Check the greeting with `grep`.\n"
@@ -45,13 +60,14 @@ class Checks:
     def __init__(self):
         self.failed = []
         self.count = 0
+        self.prefix = ""  # the CLI version the checks are of
 
     def check(self, scenario, what, ok, detail=""):
         self.count += 1
-        print("%s %-24s %s%s" % ("ok  " if ok else "FAIL", scenario, what, "" if ok else ": " + str(detail)[:600]),
-              flush=True)
+        print("%s %-8s %-24s %s%s" % ("ok  " if ok else "FAIL", self.prefix, scenario, what,
+                                      "" if ok else ": " + str(detail)[:600]), flush=True)
         if not ok:
-            self.failed.append((scenario, what))
+            self.failed.append((self.prefix, scenario, what))
         return ok
 
 
@@ -88,6 +104,51 @@ def tool_ids(session, conversation, name):
     return [i for i, (c, n, _) in session.model.tool_names.items() if c == conversation and n == name]
 
 
+def refusal(text, tool):
+    """The hook's reason in a refused call's tool_result: as it is (Claude Code 2.1.197), or after
+    the `PreToolUse:<tool> hook error: ` that Claude Code 2.1.3xx puts before it."""
+    framing = "PreToolUse:%s hook error: " % tool
+    return text[len(framing):] if isinstance(text, str) and text.startswith(framing) else text
+
+
+def stop_feedback(request):
+    """The reason a SubagentStop block sent back, when the request's last message carries one: a
+    user text "Stop hook feedback:\n<reason>" (2.1.197), or a system message "SubagentStop hook
+    blocking error from command: "<command>": <reason>" (2.1.3xx); else None."""
+    messages = request.get("messages") or []
+    if not messages:
+        return None
+    last = messages[-1]
+    if last.get("role") == "user":
+        text = M.last_user_text(request).strip()
+        prefix = "Stop hook feedback:\n"
+        return text[len(prefix):] if text.startswith(prefix) else None
+    if last.get("role") == "system":
+        found = re.match(r'SubagentStop hook blocking error from command: ".*?": (.*)\Z',
+                         M.blocks_text(last.get("content")), re.S)
+        return found.group(1) if found else None
+    return None
+
+
+def agent_answer(requests, tool_id):
+    """What the caller of an Agent call read as its answer: the tool_result (2.1.197), or, for an
+    agent run in the background (2.1.3xx), the <result> of the task notification naming the call."""
+    text, _ = tool_result(requests, tool_id)
+    if text is None or M.ASYNC_LAUNCHED not in text:
+        return text
+    for request in requests:
+        for message in request.get("messages") or []:
+            if message.get("role") == "assistant":
+                continue
+            body = M.text_of(message.get("content"))
+            for found in re.finditer(r"<task-notification>.*?</task-notification>", body, re.S):
+                note = found.group(0)
+                if "<tool-use-id>%s</tool-use-id>" % tool_id in note:
+                    result = re.search(r"<result>(.*?)</result>", note, re.S)
+                    return result.group(1) if result else note
+    return None
+
+
 def payloads_of(session, event, tool=None):
     return [p for p in session.payloads()
             if p.get("hook_event_name") == event and (tool is None or p.get("tool_name") == tool)]
@@ -117,7 +178,7 @@ def coder_commands(project):
     ]
 
 
-def coder_session(root, tree):
+def coder_session(root, tree, cli):
     holder = {}
 
     def script(conversation, step, request):
@@ -135,7 +196,8 @@ def coder_session(root, tree):
             return [("text", "All commands ran.\nVERDICT: PASS")]
         return None
 
-    session = Session("coder", root, tree, script, ["Run the task with viber:task-coder."], mode="print", tag="C")
+    session = Session("coder", root, tree, script, ["Run the task with viber:task-coder."], mode="print", tag="C",
+                      claude=cli.path)
     holder["session"] = session
     original = session.prepare
 
@@ -169,10 +231,10 @@ def check_coder(checks, session, tree, manifest):
             payload = payloads.get(tool_id)
             expected = P.deny_reason(P.hook_answer(tree, guard, payload)) if payload else None
             checks.check(name, "%s refuses `%s`, the subagent reads its reason word for word" % (guard, command),
-                         is_error is True and expected is not None and text == expected,
+                         is_error is True and expected is not None and refusal(text, "Bash") == expected,
                          "got %r, %s says %r" % (text, guard, expected))
             checks.check(name, "the user sees the same refusal in the stream",
-                         streamed_result(session, tool_id) == (expected, True), streamed_result(session, tool_id))
+                         streamed_result(session, tool_id) == (text, True), streamed_result(session, tool_id))
             if rule != "kill":
                 checks.check(name, "`%s` is refused for %s" % (command, rule), text and ("breaks " + rule) in text, text)
             checks.check(name, "the payload names the agent (agent_type viber:task-coder)",
@@ -189,14 +251,13 @@ def check_coder(checks, session, tree, manifest):
     stops = payloads_of(session, "SubagentStop")
     first = next((p for p in stops if p.get("agent_type") == "viber:task-coder" and not p.get("stop_hook_active")), None)
     reason = (P.hook_answer(tree, "verdict-nudge", first) or {}).get("reason") if first else None
-    fed_back = [r for r in coder if "Stop hook feedback:\n" in M.last_user_text(r)]
+    fed_back = [r for r in coder if stop_feedback(r) is not None]
     checks.check(name, "the stop with no verdict comes back once, with the hook's reason",
-                 len(fed_back) == 1 and reason is not None and
-                 M.last_user_text(fed_back[0]).strip() == "Stop hook feedback:\n" + reason,
+                 len(fed_back) == 1 and reason is not None and stop_feedback(fed_back[0]) == reason,
                  "%d feedback requests; reason %r; got %r" % (len(fed_back), reason,
-                                                             M.last_user_text(fed_back[0]) if fed_back else None))
+                                                             stop_feedback(fed_back[0]) if fed_back else None))
     agent_ids = tool_ids(session, "main", "Agent")
-    text, _ = tool_result(main, agent_ids[0]) if agent_ids else (None, None)
+    text = agent_answer(main, agent_ids[0]) if agent_ids else None
     checks.check(name, "the next stop passes: the caller reads VERDICT: PASS", bool(text) and "VERDICT: PASS" in text,
                  text)
 
@@ -209,7 +270,7 @@ def review_reply(request):
     return [("text", "## Plan Review\n%s\nVERDICT: %s" % (findings, verdict))]
 
 
-def planner_plan_mode_session(root, tree):
+def planner_plan_mode_session(root, tree, cli):
     """Opened in plan mode; the planner's Skill with no EnterPlanMode; FAIL, fix, PASS, approval;
     then a second plan-mode episode whose ExitPlanMode the old plan must not arm."""
     state = {}
@@ -243,10 +304,12 @@ def planner_plan_mode_session(root, tree):
             later = time.time() + 120
             os.utime(state["plan"], (later, later))
 
+    first = "Plan a greeting for the README."
     session = Session("planner-plan-mode", root, tree, script,
-                      ["Plan a greeting for the README.",
+                      [first if cli.opens_in_plan_mode else {"mode": "plan", "text": first},
                        {"mode": "plan", "before": age_plan, "text": "Plan the next change."}],
-                      mode="stdio", permission_mode="plan", tag="P")
+                      mode="stdio", permission_mode="plan" if cli.opens_in_plan_mode else "bypassPermissions",
+                      tag="P", claude=cli.path)
     session.state = state
     return session
 
@@ -273,9 +336,10 @@ def check_planner_plan_mode(checks, session, hints):
     if len(exits) < 3:
         return
     _, fail_text, fail_error = exits[0]
+    fail_reason = refusal(fail_text, "ExitPlanMode")
     checks.check(name, "after VERDICT: FAIL the model reads 'Next step: fix the findings.'",
-                 fail_error is True and bool(fail_text) and fail_text.startswith("Next step: fix the findings.") and
-                 "'VERDICT: FAIL'" in fail_text, fail_text)
+                 fail_error is True and bool(fail_reason) and fail_reason.startswith("Next step: fix the findings.") and
+                 "'VERDICT: FAIL'" in fail_reason, fail_text)
     checks.check(name, "the user sees the same refusal in the stream",
                  streamed_result(session, exits[0][0]) == (fail_text, True), streamed_result(session, exits[0][0]))
     _, pass_text, pass_error = exits[1]
@@ -293,7 +357,7 @@ def check_planner_plan_mode(checks, session, hints):
                  again_error is False and len(asked) == 2, "%r; %d approval requests" % (again_text, len(asked)))
 
 
-def planner_enter_session(root, tree):
+def planner_enter_session(root, tree, cli):
     """Default mode; the planner's Skill, then EnterPlanMode; a typed prompt in plan mode; PASS."""
     state = {}
     steps = [
@@ -317,7 +381,8 @@ def planner_enter_session(root, tree):
         return None
 
     session = Session("planner-enter", root, tree, script, ["Plan a greeting for the README with the planner.", "Yes."],
-                      mode="stdio", permission_mode="default", tag="E")
+                      mode="stdio", permission_mode="default" if cli.opens_in_plan_mode else "bypassPermissions",
+                      tag="E", claude=cli.path)
     session.state = state
     return session
 
@@ -331,16 +396,18 @@ def check_planner_enter(checks, session, hints):
     checks.check("plan-hints", "silent after the planner's Skill (a typed prompt in plan mode)",
                  bool(yes) and hints not in M.turn_text(yes[0]),
                  "the hints came with the prompt typed after the planner's Skill")
-    prompts = payloads_of(session, "UserPromptSubmit")
+    # The typed "Yes." (a background review's task notification, 2.1.3xx, is a prompt of its own).
+    prompts = [p for p in payloads_of(session, "UserPromptSubmit") if p.get("prompt") == "Yes."]
     checks.check("plan-hints", "that prompt was typed in plan mode (payload permission_mode plan)",
-                 len(prompts) == 2 and prompts[1].get("permission_mode") == "plan", [p.get("permission_mode") for p in prompts])
+                 len(prompts) == 1 and prompts[0].get("permission_mode") == "plan",
+                 [(p.get("prompt", "")[:20], p.get("permission_mode")) for p in payloads_of(session, "UserPromptSubmit")])
     exits = exit_results(session)
     asked = approvals(session)
     checks.check(name, "after VERDICT: PASS ExitPlanMode goes through to the user's approval",
                  len(exits) == 1 and exits[0][2] is False and len(asked) == 1, "%r; %d approvals" % (exits, len(asked)))
 
 
-def plain_session(root, tree):
+def plain_session(root, tree, cli):
     """Plan mode, no planner, the plain-plan switch on: denied, reviewed, allowed."""
     state = {}
     steps = [
@@ -360,8 +427,11 @@ def plain_session(root, tree):
             return review_reply(request)
         return None
 
-    session = Session("plain-plan", root, tree, script, ["Plan a greeting for the README."], mode="stdio",
-                      permission_mode="plan", tag="N")
+    first = "Plan a greeting for the README."
+    session = Session("plain-plan", root, tree, script,
+                      [first if cli.opens_in_plan_mode else {"mode": "plan", "text": first}], mode="stdio",
+                      permission_mode="plan" if cli.opens_in_plan_mode else "bypassPermissions", tag="N",
+                      claude=cli.path)
     session.state = state
     return session
 
@@ -378,9 +448,10 @@ def check_plain(checks, session, hints):
     if len(exits) < 2:
         return
     _, text, is_error = exits[0]
+    reason = refusal(text, "ExitPlanMode")
     checks.check(name, "unreviewed: 'Next step: review the plan.' naming viber:plain-plan-review",
-                 is_error is True and bool(text) and text.startswith("Next step: review the plan.") and
-                 "viber:plain-plan-review" in text and "planning.plain-plan-review" in text, text)
+                 is_error is True and bool(reason) and reason.startswith("Next step: review the plan.") and
+                 "viber:plain-plan-review" in reason and "planning.plain-plan-review" in reason, text)
     checks.check(name, "the user sees the same refusal in the stream",
                  streamed_result(session, exits[0][0]) == (text, True), streamed_result(session, exits[0][0]))
     _, text, is_error = exits[1]
@@ -390,10 +461,23 @@ def check_plain(checks, session, hints):
 
 # --- latency -----------------------------------------------------------------------------------------
 
-LATENCY_CALLS = 10
+LATENCY_CALLS = 40
+FLOOR_HOOKS = 2  # the suite runs two hooks on a Bash call: kill-guard, then shell-guard
 
 
-def latency_session(root, tree, name):
+def floor_plugin(root, reader):
+    """A plugin tree whose only hooks are FLOOR_HOOKS PreToolUse Bash hooks that read stdin and
+    exit: what Claude Code itself costs for running two hooks, with nothing decided."""
+    tree = os.path.join(root, "floor-plugin")
+    P.write(os.path.join(tree, ".claude-plugin", "plugin.json"),
+            json.dumps({"name": "viber-floor", "version": "0.0.0", "description": "two hooks that only read stdin"}))
+    hook = {"type": "command", "command": reader, "timeout": 10}
+    P.write(os.path.join(tree, "hooks", "hooks.json"),
+            json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook] * FLOOR_HOOKS}]}}))
+    return tree
+
+
+def latency_session(root, tree, name, cli, tag):
     def script(conversation, step, request):
         if conversation != "main":
             return None
@@ -401,13 +485,74 @@ def latency_session(root, tree, name):
             return [("tool", "Bash", {"command": "echo latency", "description": "latency probe"})]
         return [("text", "Done.")]
 
-    return Session(name, root, tree, script, ["Run the probe."], mode="print", capture=False,
-                   tag="L" if tree else "B")
+    return Session(name, root, tree, script, ["Run the probe."], mode="print", capture=False, tag=tag,
+                   claude=cli.path, timeout=180)
 
 
 def round_trips(session):
     ids = sorted(tool_ids(session, "main", "Bash"))
     return [session.model.round_trips[i] * 1000 for i in ids if i in session.model.round_trips]
+
+
+def median_difference(a, b, rounds=2000):
+    """The difference of the medians of a and b, and its 95% interval by bootstrap (a fixed seed:
+    the same samples print the same interval)."""
+    rng = random.Random(1)
+    diffs = sorted(statistics.median(rng.choices(a, k=len(a))) - statistics.median(rng.choices(b, k=len(b)))
+                   for _ in range(rounds))
+    return statistics.median(a) - statistics.median(b), diffs[int(0.025 * rounds)], diffs[int(0.975 * rounds) - 1]
+
+
+def process_times(argv, payload, runs=60):
+    """Wall milliseconds of `argv` reading `payload` on stdin, `runs` times."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(argv, input=payload, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def report_latency(sessions, tree, reader, reader_name):
+    """Printed, never asserted: on this 2-core machine a call's round trip varies by several
+    milliseconds, as much as the hooks cost."""
+    print("latency: a Bash call's round trip in the CLI (tool_use streamed -> its tool_result requested), "
+          "%d calls in each of three sessions run side by side" % LATENCY_CALLS)
+    samples = {}
+    for label, key in (("no plugin", "latency-bare"), ("two hooks that only read stdin (%s)" % reader_name,
+                                                       "latency-floor"), ("this suite (kill-guard, shell-guard)",
+                                                                          "latency-suite")):
+        values = round_trips(sessions[key]) if key in sessions else []
+        samples[key] = values
+        if len(values) >= 2:
+            q = statistics.quantiles(values, n=4)
+            print("  %-44s median %6.1f ms  (quartiles %6.1f-%6.1f, %d calls)" % (
+                label, statistics.median(values), q[0], q[2], len(values)))
+        else:
+            print("  %-44s no measurement" % label)
+    suite, floor, bare = samples.get("latency-suite"), samples.get("latency-floor"), samples.get("latency-bare")
+    if suite and floor and len(suite) >= 2 and len(floor) >= 2:
+        cost, low, high = median_difference(suite, floor)
+        print("  the suite's cost over two hooks that only read stdin: %+.1f ms a call (median; 95%% interval "
+              "%+.1f to %+.1f ms)" % (cost, low, high))
+        if low <= 0 <= high:
+            print("  (the interval holds 0: at this noise the suite's cost cannot be told apart from Claude Code's "
+                  "own cost of running two hooks)")
+    if floor and bare and len(floor) >= 2 and len(bare) >= 2:
+        cost, low, high = median_difference(floor, bare)
+        print("  Claude Code's own cost of running two hooks: %+.1f ms a call (median; 95%% interval %+.1f to "
+              "%+.1f ms)" % (cost, low, high))
+    # A task-coder's Bash call, so both guards judge it (the latency sessions' own calls are the main
+    # agent's, which the guards pass over unread).
+    payload = (json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "agent_type": "viber:task-coder",
+                           "tool_input": {"command": "echo latency"}, "cwd": tree}) + "\n").encode()
+    floor_times = process_times(reader.split(), payload)
+    print("each hook as a process on the same Bash payload (%d runs, median; %s: %.2f ms):" % (
+        len(floor_times), reader_name, statistics.median(floor_times)))
+    for hook in ("kill-guard", "shell-guard"):
+        times = process_times([os.path.join(tree, "hooks", "bin", hook)], payload)
+        print("  %-12s %.2f ms, %+.2f ms over the process that only reads stdin" % (
+            hook, statistics.median(times), statistics.median(times) - statistics.median(floor_times)))
 
 
 # --- the run -----------------------------------------------------------------------------------------
@@ -418,6 +563,49 @@ SCENARIOS = {
     "planner-enter": (planner_enter_session, check_planner_enter),
     "plain-plan": (plain_session, check_plain),
 }
+
+
+def version_key(version):
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+
+class Cli:
+    """One Claude Code CLI the test runs: its executable, its version, and how its plan-mode
+    sessions reach plan mode offline. Claude Code 2.1.197 runs an Agent call in plan mode whatever
+    mode came before, so its sessions open in plan mode (--permission-mode plan) or enter it from
+    default (the planner's EnterPlanMode), as users do. Later versions (2.1.332 measured) hold an
+    Agent call in plan mode for a safety check their server runs when plan mode was entered from
+    default or acceptEdits; offline it never runs and the call is refused. So on them the sessions
+    start in bypassPermissions and enter plan mode from there (the host's set_permission_mode, or
+    the planner's EnterPlanMode), which asks for no such check."""
+
+    def __init__(self, path):
+        self.path = path
+        out = subprocess.run([path, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        found = re.search(r"\d+\.\d+\.\d+", out.stdout.decode(errors="replace"))
+        self.version = found.group(0) if found else "unknown"
+        self.opens_in_plan_mode = self.version != "unknown" and version_key(self.version) <= version_key(OLDEST)
+
+    def route(self):
+        if self.opens_in_plan_mode:
+            return "plan mode opened with --permission-mode plan, or entered from default"
+        return "plan mode entered from bypassPermissions (plan mode's safety check has no offline stand-in)"
+
+
+def discover_clis(explicit):
+    """The CLIs to run: those named with --claude, else `claude` on PATH and every version installed
+    beside it under $VIBER_CLAUDE_VERSIONS_DIR (scripts/install-deps.sh), one per version, oldest
+    first."""
+    paths = list(explicit)
+    if not paths:
+        if shutil.which("claude"):
+            paths.append(shutil.which("claude"))
+        paths += sorted(glob.glob(os.path.join(VERSIONS_DIR, "*", "node_modules", ".bin", "claude")))
+    clis = {}
+    for path in paths:
+        cli = Cli(path)
+        clis.setdefault(cli.version, cli)
+    return sorted(clis.values(), key=lambda c: version_key(c.version) if c.version != "unknown" else (0,))
 
 
 def read_content(tree, name):
@@ -432,16 +620,23 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--capture", default="")
     parser.add_argument("--keep", default="")
+    parser.add_argument("--claude", action="append", default=[])
     parser.add_argument("--jobs", type=int, default=int(os.environ.get("VIBER_E2E_JOBS", "3")))
     args = parser.parse_args()
 
-    if not shutil.which("claude"):
-        print("SKIPPED: the claude CLI is not on PATH (scripts/install-deps.sh installs "
-              "@anthropic-ai/claude-code@%s with npm)" % PINNED)
+    clis = discover_clis(args.claude)
+    if not clis:
+        print("SKIPPED: no claude CLI on PATH nor under %s (scripts/install-deps.sh installs "
+              "@anthropic-ai/claude-code@%s with npm, and %s beside it)" % (VERSIONS_DIR, PINNED, OLDEST))
         return 77
-    version = subprocess.run(["claude", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             timeout=60).stdout.decode().strip()
-    print("claude --version: %s (pinned: %s)" % (version, PINNED), flush=True)
+    wanted = [s for s in args.only.split(",") if s] or list(SCENARIOS) + ["latency"]
+    unknown = [s for s in wanted if s not in SCENARIOS and s != "latency"]
+    if unknown:
+        print("unknown scenario(s): %s; known: %s, latency" % (", ".join(unknown), ", ".join(SCENARIOS)))
+        return 2
+    for cli in clis:
+        print("claude %s (%s): %s; plan mode: %s" % (cli.version, label_of(cli.version), cli.path, cli.route()),
+              flush=True)
 
     started = time.monotonic()
     root = tempfile.mkdtemp(prefix="viber-e2e-")
@@ -450,54 +645,64 @@ def main():
         tree = P.install(args.cmake, args.build, root)
         manifest = read_content(tree, "manifest.md")
         hints = read_content(tree, "plan-hints.md")
-        wanted = [s for s in args.only.split(",") if s] or list(SCENARIOS)
-        unknown = [s for s in wanted if s not in SCENARIOS and s != "latency"]
-        if unknown:
-            print("unknown scenario(s): %s; known: %s, latency" % (", ".join(unknown), ", ".join(SCENARIOS)))
-            return 2
-        sessions = {s: SCENARIOS[s][0](root, tree) for s in wanted if s in SCENARIOS}
-        latency = {}
-        if "latency" in wanted or not args.only:
-            latency = {"latency-plugin": latency_session(root, tree, "latency-plugin"),
-                       "latency-bare": latency_session(root, None, "latency-bare")}
-        # The scenarios first, then the two latency sessions side by side, alone: the same load
-        # for both, and none of the scenarios' own.
-        for batch, jobs in ((sessions, args.jobs), (latency, 2)):
-            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-                for future in [pool.submit(s.run) for s in batch.values()]:
+        for cli in clis:
+            where = os.path.join(root, cli.version)
+            checks.prefix = cli.version
+            sessions = {s: SCENARIOS[s][0](where, tree, cli) for s in wanted if s in SCENARIOS}
+            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                for future in [pool.submit(s.run) for s in sessions.values()]:
                     future.result()
-        sessions.update(latency)
-        for name, session in sessions.items():
-            print("session %-20s %5.1fs, %d model requests" % (name, session.elapsed, len(session.model.requests)))
-            for error in session.model.errors:
-                checks.check(name, "the scripted model", False, error)
-        for name, (_, check) in SCENARIOS.items():
-            if name in sessions:
-                check(checks, sessions[name], tree, manifest) if name == "coder" else check(checks, sessions[name], hints)
-        if "latency-plugin" in sessions:
-            with_plugin = round_trips(sessions["latency-plugin"])
-            bare = round_trips(sessions["latency-bare"])
-            print("latency: a Bash call's round trip in the CLI (tool_use streamed -> its tool_result "
-                  "requested), %d calls each" % LATENCY_CALLS)
-            for label, values in (("with the plugin   ", with_plugin), ("without the plugin", bare)):
-                if values:
-                    print("  %s median %6.1f ms  (min %6.1f, max %6.1f)" % (
-                        label, statistics.median(values), min(values), max(values)))
-                else:
-                    print("  %s no measurement" % label)
-            if with_plugin and bare:
-                print("  the plugin adds %.1f ms a call (median)" % (statistics.median(with_plugin) - statistics.median(bare)))
-        if args.capture and checks.failed:
-            print("not captured into %s: a check failed" % args.capture)
-        elif args.capture:
-            capture_mod.save(args.capture, {k: v for k, v in sessions.items() if k in SCENARIOS}, tree)
-            print("captured into %s" % args.capture)
+            for name, session in sessions.items():
+                print("%s session %-20s %5.1fs, %d model requests" % (cli.version, name, session.elapsed,
+                                                                      len(session.model.requests)))
+                for error in session.model.errors:
+                    checks.check(name, "the scripted model", False, error)
+            for name, (_, check) in SCENARIOS.items():
+                if name in sessions:
+                    check(checks, sessions[name], tree, manifest) if name == "coder" else check(checks, sessions[name],
+                                                                                                hints)
+            if args.capture and checks.failed:
+                print("not captured into %s: a check failed" % args.capture)
+            elif args.capture:
+                dest = os.path.join(args.capture, cli.version)
+                capture_mod.save(dest, sessions, tree)
+                print("captured into %s" % dest)
+        # The latency sessions (on the newest CLI) after the scenarios, side by side, alone: the
+        # same load for the three, and none of the scenarios' own.
+        if "latency" in wanted:
+            cli = clis[-1]
+            where = os.path.join(root, cli.version)
+            reader, reader_name = floor_reader(args.build)
+            latency = {"latency-bare": latency_session(where, None, "latency-bare", cli, "B"),
+                       "latency-floor": latency_session(where, floor_plugin(where, reader), "latency-floor", cli, "F"),
+                       "latency-suite": latency_session(where, tree, "latency-suite", cli, "L")}
+            with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+                for future in [pool.submit(s.run) for s in latency.values()]:
+                    future.result()
+            report_latency(latency, tree, reader, reader_name)
     finally:
         if args.keep:
             shutil.copytree(root, args.keep, dirs_exist_ok=True)
         shutil.rmtree(root, ignore_errors=True)
+    print("versions: %s" % ", ".join("%s (%s)" % (c.version, label_of(c.version)) for c in clis))
     print("%d checks, %d failed, %.1fs" % (checks.count, len(checks.failed), time.monotonic() - started))
     return 1 if checks.failed else 0
+
+
+def label_of(version):
+    if version == PINNED:
+        return "pinned"
+    if version == OLDEST:
+        return "oldest supported"
+    return "newest on npm" if version_key(version) > version_key(PINNED) else "installed"
+
+
+def floor_reader(build):
+    """The process that only reads stdin: the benchmark's floor when the build has it, else cat."""
+    floor = os.path.join(build, "bench", "floor")
+    if os.access(floor, os.X_OK):
+        return floor, "a static main that reads stdin"
+    return "cat", "cat"
 
 
 if __name__ == "__main__":

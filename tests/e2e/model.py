@@ -7,9 +7,13 @@ time and sorted into a conversation: a request without tools is a side request (
 and the like) and gets a short text; a request whose system prompt holds `E2E-AGENT:<name>` is
 that stand-in agent's conversation; anything else is the main conversation. The script is a
 function (conversation, step, request) -> list of blocks, where step is the number of assistant
-turns the request already holds, and a block is ("text", str) or ("tool", name, input). Tool-use
-ids are whole `toolu_` tokens unique in the session. The model also times every tool call: from
-the moment its tool_use was written to the socket to the arrival of the request that carries its
+turns the request already holds (its waits left out, below), and a block is ("text", str) or
+("tool", name, input). Tool-use ids are whole `toolu_` tokens unique in the session. A model
+waits for a background agent as a real one does: when the request's last message holds an
+`Agent` call's "Async agent launched" result (Claude Code 2.1.3xx runs agents in the background),
+the model ends its turn with the text WAIT instead of asking the script, and goes on when the
+agent's `<task-notification>` arrives as a new message; waiting() is true meanwhile. The model
+also times every tool call: from the moment its tool_use was written to the socket to the arrival of the request that carries its
 tool_result. think (seconds) delays every answer but a side request's, as a model's time to its
 first token does. Python 3's standard library only.
 """
@@ -21,6 +25,9 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 AGENT_MARK = re.compile(r"E2E-AGENT:([a-z-]+)")
+WAIT = "The review runs in the background; I wait for its notification."
+ASYNC_LAUNCHED = "Async agent launched"
+NOTIFIED = re.compile(r"<task-notification>.*?<tool-use-id>(toolu_[A-Za-z0-9_]+)</tool-use-id>", re.S)
 
 
 def text_of(value):
@@ -96,8 +103,35 @@ def first_user_text(request):
     return text_of(messages[0].get("content", "")) if messages else ""
 
 
+def blocks_text(content):
+    """The text of a message's content: the string, or its text blocks joined with newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
+
+
+def is_wait(message):
+    return message.get("role") == "assistant" and blocks_text(message.get("content")).strip() == WAIT
+
+
 def step_of(request):
-    return sum(1 for m in request.get("messages") or [] if m.get("role") == "assistant")
+    """The assistant turns the request holds, its waits for background agents left out."""
+    return sum(1 for m in request.get("messages") or [] if m.get("role") == "assistant" and not is_wait(m))
+
+
+def async_launches(request):
+    """The tool ids whose result in the request's last message says the agent runs in the background."""
+    return {i for i, text, error in last_tool_results(request) if not error and ASYNC_LAUNCHED in text}
+
+
+def notified(request):
+    """The tool ids a <task-notification> names in the request's messages (a user message in 2.1.3xx's
+    transcript, a system message in what it sends the model)."""
+    out = set()
+    for message in request.get("messages") or []:
+        if message.get("role") != "assistant":
+            out.update(NOTIFIED.findall(text_of(message.get("content"))))
+    return out
 
 
 class Model:
@@ -111,6 +145,8 @@ class Model:
         self.round_trips = {}  # tool id -> seconds until its tool_result came back
         self.tool_names = {}  # tool id -> (conversation, tool name, input)
         self.errors = []
+        self.launched = set()  # background agents' tool ids
+        self.notified = set()  # ... whose task notification reached the model
         model = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -163,8 +199,12 @@ class Model:
     def answer(self, handler, request, arrived):
         conversation = conversation_of(request)
         step = step_of(request)
+        launched = async_launches(request) if conversation != "side" else set()
         with self.lock:
             self.requests.append((arrived, conversation, request))
+            self.launched |= launched
+            self.notified |= notified(request)
+            wait = bool(launched - self.notified)
             for tool_id, _, _ in all_tool_results(request):
                 if tool_id in self.sent and tool_id not in self.round_trips:
                     self.round_trips[tool_id] = arrived - self.sent[tool_id]
@@ -175,6 +215,8 @@ class Model:
             time.sleep(self.think)
         if conversation == "side":
             blocks = [("text", "ok")]
+        elif wait:
+            blocks = [("text", WAIT)]
         else:
             try:
                 blocks = self.script(conversation, step, request) or [("text", "done")]
@@ -233,6 +275,11 @@ class Model:
             for block in content:
                 if block["type"] == "tool_use":
                     self.sent[block["id"]] = written
+
+    def waiting(self):
+        """True while a background agent launched in the session has not notified the model."""
+        with self.lock:
+            return bool(self.launched - self.notified)
 
     def conversation(self, name):
         """The requests of one conversation, in arrival order."""

@@ -9,8 +9,11 @@ line and --dangerously-skip-permissions; mode "stdio": the SDK protocol (--input
 stream-json --permission-prompt-tool stdio, --permission-mode given), the prompts written one per
 turn (each after the previous turn's `result`; a prompt may first switch the permission mode with
 a set_permission_mode control request) and every can_use_tool control request recorded and
-allowed. The CLI is stopped once its last turn's result is out (it can linger for seconds after). The
-model takes `think` seconds (default 0.5) before each answer, as a real one does.
+allowed. A turn's result does not end it while a background agent has not notified the model
+(Claude Code 2.1.3xx): its notification starts the next turn. The CLI is stopped once its last
+turn's result is out (it can linger for seconds after). The model takes `think` seconds (default
+0.5) before each answer, as a real one does. `claude` is the CLI's executable (default: `claude`
+on PATH).
 Afterwards: .events (stdout's JSON lines), .permission_requests, .model (its requests),
 .transcript_dir (the session's transcript directory), .payloads().
 """
@@ -37,8 +40,9 @@ QUIET_ENV = {
 
 class Session:
     def __init__(self, name, root, plugin, script, prompts, mode="print", permission_mode="plan", capture=True,
-                 tag=None, timeout=90, think=0.5):
+                 tag=None, timeout=90, think=0.5, claude="claude"):
         self.name = name
+        self.claude = claude
         self.dir = os.path.join(root, name)
         self.home = os.path.join(self.dir, "home")
         self.project = os.path.join(self.dir, "project")
@@ -83,7 +87,7 @@ class Session:
         return path
 
     def command(self):
-        argv = ["claude", "-p", "--output-format", "stream-json", "--verbose", "--include-hook-events"]
+        argv = [self.claude, "-p", "--output-format", "stream-json", "--verbose", "--include-hook-events"]
         if self.plugin:
             argv += ["--plugin-dir", self.plugin]
         settings = self.settings()
@@ -140,6 +144,8 @@ class Session:
                 if event.get("type") == "control_request":
                     self.permission(proc, event)
                 elif event.get("type") == "result":
+                    if self.model.waiting():
+                        continue  # the agent's notification starts the next turn
                     if pending:
                         self.send(proc, pending.pop(0))
                     else:
