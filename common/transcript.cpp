@@ -43,8 +43,9 @@ namespace {
 // The scanner
 
 constexpr std::uint32_t plans_bit = needle_bit(detail::needle_plans);
-constexpr std::uint32_t pairing_needles =
-    needle_bit(detail::needle_subagent_type) | needle_bit(detail::needle_verdict);
+constexpr std::uint32_t pairing_needles = needle_bit(detail::needle_subagent_type) |
+                                          needle_bit(detail::needle_verdict) |
+                                          needle_bit(detail::needle_tool_error);
 
 class Scanner {
 public:
@@ -339,6 +340,9 @@ private:
             !plan_write_here && !dispatch_here) {
             window_.verdict_line(line, bytes, parsed);
         }
+        if ((relevant & (1u << detail::needle_tool_error)) && scan_.last_plan_write &&
+            !plan_write_here)
+            window_.tool_errors(line, record);
     }
 
     void tool_use(std::size_t line, const json::object& use, bool& plan_write_here,
@@ -368,6 +372,7 @@ private:
                 scan_.last_plan_write = PlanWrite{line, std::string(*path)};
                 scan_.dispatches.clear();
                 scan_.verdicts.clear();
+                scan_.failed_dispatches.clear();
                 window_.restart();
                 plan_write_here = true;
             }

@@ -24,6 +24,19 @@ struct Dispatch {
     std::string agent;       // subagent_type with a leading `prefix:` ([A-Za-z0-9_.-]+:) removed
     std::string id;          // the tool_use id when it starts "toolu_", else empty
     std::string prompt_line; // the one prompt line the caller asked for (PairedAgent), else empty
+    // Its own tool_result, on a later line, is an error (`"is_error":true`: the call was refused
+    // or could not start), so no review runs: it is no dispatch (SPEC §4, rev. 4) and pairing
+    // passes over it. Set only on a dispatch kept in line order (a review-set member's); a single
+    // reviewer's failed dispatches never reach the lists.
+    bool failed = false;
+};
+
+// A dispatch whose own tool_result is an error, as the refusal names it.
+struct FailedDispatch {
+    std::size_t line = 0;       // the dispatch
+    std::string agent;          // as in Dispatch
+    std::size_t error_line = 0; // its tool_result
+    std::string error;          // the first line of the error's text
 };
 
 // A line carrying a verdict (docs/plan-gate.md, "Pairing"), after the last plan write.
@@ -79,6 +92,9 @@ struct Scan {
     std::vector<Dispatch> dispatches; // after the last plan write
     std::vector<VerdictLine>
         verdicts; // after the last plan write (never the plan write's own line)
+    // The latest failed dispatch of each paired agent after the last plan write (Dispatch::failed),
+    // in no particular order.
+    std::vector<FailedDispatch> failed_dispatches;
     // Set only for a Request with settle_later: the dispatch and verdict candidates after the last
     // plan write that the scan did not parse yet. The lists above are complete only once
     // settle_pairing() has run (a scan without it is complete as returned).
@@ -163,6 +179,7 @@ enum Needle : unsigned {
     needle_file_path,       // file_path            (a plan write)
     needle_subagent_type,   // subagent_type        (a dispatch)
     needle_verdict,         // VERDICT:             (a verdict line)
+    needle_tool_error,      // "is_error":true      (a failed tool call: a dispatch's own error)
     needle_command_message, // <command-message>viber:  (a typed chain command)
     needle_plans,           // plans                (with a file_path, a line that may write a plan)
     needle_plan_mode_exit,  // plan_mode_exit       (an attachment that starts the episode)

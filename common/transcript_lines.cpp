@@ -5,6 +5,7 @@
 
 #include "common/payload.hpp"
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <cstdint>
@@ -19,6 +20,17 @@ namespace internal {
 
 bool starts_with(std::string_view text, std::string_view prefix) {
     return text.substr(0, prefix.size()) == prefix;
+}
+
+// Records Claude Code keeps for itself, never an event of the session (SPEC §3): a replay of a
+// whole request (api-request-blob), and what 2.1.3xx writes beside its lines. A queue-operation
+// carries a prompt or a task notification before it is delivered (its `enqueue` holds a
+// background reviewer's whole answer, VERDICT included); the delivered line is the event.
+bool is_bookkeeping(std::string_view type) {
+    static constexpr std::string_view bookkeeping[] = {
+        "api-request-blob", "queue-operation", "api-request", "api-request-shape",
+        "tools-used",       "atis-latch",      "last-prompt", "cost-state"};
+    return std::find(std::begin(bookkeeping), std::end(bookkeeping), type) != std::end(bookkeeping);
 }
 
 bool is_skill_signal(std::string_view skill, Signals signals) {
@@ -123,8 +135,8 @@ const json::object* parse_record(std::string_view bytes, json::monotonic_resourc
     parsed = json::parse(bytes, ec, json::storage_ptr(&arena), options);
     if (ec || !parsed.is_object()) return nullptr; // not JSON: not an event
     const json::object& record = parsed.get_object();
-    // Replays whole messages; never a live event.
-    if (string_field(record, "type") == "api-request-blob") return nullptr;
+    if (const auto type = string_field(record, "type"); type && is_bookkeeping(*type))
+        return nullptr;
     return &record;
 }
 
@@ -145,6 +157,46 @@ Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const json::ob
     return dispatch;
 }
 
+bool holds_tool_error(const json::object& record) {
+    const json::object* message = object_field(record, "message");
+    if (message == nullptr) return false;
+    const auto* content = message->if_contains("content");
+    if (content == nullptr || !content->is_array()) return false;
+    for (const auto& element : content->get_array()) {
+        if (!element.is_object()) continue;
+        const json::object& result = element.get_object();
+        const auto* is_error = result.if_contains("is_error");
+        if (string_field(result, "type") == "tool_result" && is_error != nullptr &&
+            is_error->is_bool() && is_error->get_bool())
+            return true;
+    }
+    return false;
+}
+
+std::string first_line_of(const json::value& content) {
+    std::string_view text;
+    if (content.is_string()) {
+        text = std::string_view(content.get_string().data(), content.get_string().size());
+    } else if (content.is_array()) {
+        for (const auto& block : content.get_array()) {
+            if (!block.is_object()) continue;
+            if (const auto found = string_field(block.get_object(), "text")) {
+                text = *found;
+                break;
+            }
+        }
+    }
+    text = text.substr(0, text.find('\n'));
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    constexpr std::size_t most = 300;
+    if (text.size() > most) {
+        std::size_t cut = most;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+        text = text.substr(0, cut);
+    }
+    return std::string(text);
+}
+
 VerdictLine new_verdict(std::size_t line, Verdict value, const json::object& record) {
     VerdictLine verdict;
     verdict.line = line;
@@ -158,6 +210,10 @@ VerdictLine new_verdict(std::size_t line, Verdict value, const json::object& rec
 // (and the prompt may well quote the verdict format).
 std::optional<Verdict> verdict_value(std::string_view bytes, const json::value& parsed) {
     if (bytes.find(R"("status":"async_launched")") != std::string_view::npos) return std::nullopt;
+    // A failed call's error is no reviewer's answer, whatever its text quotes.
+    if (bytes.find(R"("is_error":true)") != std::string_view::npos && parsed.is_object() &&
+        holds_tool_error(parsed.get_object()))
+        return std::nullopt;
     return first_verdict(parsed);
 }
 

@@ -19,6 +19,9 @@ namespace viber::transcript::internal {
 
 bool starts_with(std::string_view text, std::string_view prefix);
 
+// True for a record Claude Code keeps for itself (SPEC §3): every scan skips it.
+bool is_bookkeeping(std::string_view type);
+
 // True when a Skill tool_use of `skill` is a signal under `signals` (planner; with the planner
 // chain also intent and fixer), with or without the `viber:` prefix.
 bool is_skill_signal(std::string_view skill, Signals signals);
@@ -85,6 +88,34 @@ template <class Visit> void for_each_dispatch(const boost::json::object& record,
     }
 }
 
+// True when the line holds a tool_result that is an error (`"is_error":true`).
+bool holds_tool_error(const boost::json::object& record);
+
+// The first line of a tool_result's content (a string, or the text of its first text block),
+// at most 300 bytes of it (cut at a UTF-8 character boundary).
+std::string first_line_of(const boost::json::value& content);
+
+// Calls visit(id, content) for each tool_result on the line that is an error
+// (`"is_error":true`) and answers a `toolu_` id, in order.
+template <class Visit> void for_each_tool_error(const boost::json::object& record, Visit visit) {
+    const boost::json::object* message = object_field(record, "message");
+    if (message == nullptr) return;
+    const auto* content = message->if_contains("content");
+    if (content == nullptr || !content->is_array()) return;
+    for (const auto& element : content->get_array()) {
+        if (!element.is_object()) continue;
+        const boost::json::object& result = element.get_object();
+        if (string_field(result, "type") != "tool_result") continue;
+        const auto* is_error = result.if_contains("is_error");
+        if (is_error == nullptr || !is_error->is_bool() || !is_error->get_bool()) continue;
+        const auto id = string_field(result, "tool_use_id");
+        if (!id || !starts_with(*id, "toolu_")) continue;
+        static const boost::json::value no_content;
+        const auto* text = result.if_contains("content");
+        visit(*id, text != nullptr ? *text : no_content);
+    }
+}
+
 // A dispatch of `agent` on line `line`, with its `toolu_` id when it has one.
 Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const boost::json::object& use);
 
@@ -92,7 +123,7 @@ Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const boost::j
 VerdictLine new_verdict(std::size_t line, Verdict value, const boost::json::object& record);
 
 // The verdict of a line that is no dispatch: none on an async launch, which echoes the prompt
-// (and the prompt may well quote the verdict format).
+// (and the prompt may well quote the verdict format), nor on a tool_result that is an error.
 std::optional<Verdict> verdict_value(std::string_view bytes, const boost::json::value& parsed);
 
 } // namespace viber::transcript::internal

@@ -55,19 +55,39 @@ public:
         const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
         closable_.push_back(!id.empty());
         rule_.push_back(agent.rule);
+        slot_.push_back(slot);
+        failed_.push_back(false);
         same_id_before_.push_back(none);
+        replaced_.push_back({none, false, false});
         if (!id.empty()) {
             auto [it, fresh] = by_id_.try_emplace(id, index);
             if (!fresh) same_id_before_.back() = std::exchange(it->second, index);
         }
         if (agent.rule == PairRule::single_reviewer) {
-            // A dispatch replaces the open one of its agent, which can then never close.
+            // A dispatch replaces the open one of its agent, which can then never close (unless
+            // this one fails: failed()).
+            replaced_.back() = {latest_[slot], latest_[slot] != none && closable_[latest_[slot]],
+                                waiting_[slot]};
             if (latest_[slot] != none) closable_[latest_[slot]] = false;
             latest_[slot] = index;
             waiting_[slot] = id.empty();
         } else if (id.empty()) {
             ++id_less_members_;
         }
+    }
+
+    // Kept dispatch `index` failed (its own tool_result is an error): it is no dispatch, so it
+    // closes nothing, and a single reviewer's dispatch it replaced is open again as it was.
+    void failed(std::size_t index) {
+        closable_[index] = false;
+        failed_[index] = true;
+        if (rule_[index] != PairRule::single_reviewer) return;
+        const std::size_t slot = slot_[index];
+        if (latest_[slot] != index) return;
+        const Replaced& before = replaced_[index];
+        latest_[slot] = before.index;
+        if (before.index != none) closable_[before.index] = before.closable;
+        waiting_[slot] = before.waiting;
     }
 
     // The kept dispatches a raw line names, sorted, into `named`; true when the line may close one
@@ -105,7 +125,8 @@ public:
         bool names_member = false;
         std::size_t earliest_member = none;
         for (const std::size_t i : named) {
-            if (rule_[i] != PairRule::review_set) continue;
+            // A failed dispatch is no dispatch: a line naming only it names no member.
+            if (rule_[i] != PairRule::review_set || failed_[i]) continue;
             names_member = true;
             if (closable_[i] && earliest_member == none) earliest_member = i; // `named` is sorted
         }
@@ -141,6 +162,15 @@ private:
     std::size_t id_less_members_ = 0; // id-less review-set dispatches not yet consumed
     std::vector<bool> closable_;      // per kept dispatch: has an id and may still close
     std::vector<PairRule> rule_;      // per kept dispatch
+    std::vector<std::size_t> slot_;   // per kept dispatch: its agent's index
+    std::vector<bool> failed_;        // per kept dispatch: its own tool_result was an error
+    // Per kept dispatch: the single reviewer's dispatch it replaced, as it was then.
+    struct Replaced {
+        std::size_t index;
+        bool closable;
+        bool waiting;
+    };
+    std::vector<Replaced> replaced_;
     std::vector<std::size_t> same_id_before_; // per kept dispatch: the previous one with its id
     // id -> the latest kept dispatch with it; looked up by the line's string_view tokens.
     struct IdHash {

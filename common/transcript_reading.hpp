@@ -32,6 +32,7 @@ constexpr std::array<fast::LineNeedle, detail::needle_count> needles{{
     {"file_path", 0, 4},         // 'f' ... '_' (shares the load of `plans` and `subagent_type`)
     {"subagent_type", 4, 8},     // 'g' ... '_' ("_t" opens tool_use_id and *_tokens)
     {"VERDICT:", 0, 1},          // "VE"
+    {"\"is_error\":true", 3, 4}, // "_e"
     {"<command-message>viber:", 16, 17}, // ">v"
     {"plans", 0, 4},                     // 'p' ... 's' (no pair of adjacent bytes is rare)
     {"plan_mode_exit", 9, 11},           // '_' ... 'x'
@@ -76,7 +77,9 @@ constexpr std::uint32_t chain_needles = needle_bit(detail::needle_command_messag
 // for costs every block of every transcript two compares); Scanner::plans_in_file_path keeps one
 // only when it lies in the value of a "file_path" key.
 constexpr std::uint32_t plan_write_needles = needle_bit(detail::needle_plans);
-constexpr std::uint32_t dispatch_needles = needle_bit(detail::needle_subagent_type);
+// A dispatch, and the error result that undoes one.
+constexpr std::uint32_t dispatch_needles =
+    needle_bit(detail::needle_subagent_type) | needle_bit(detail::needle_tool_error);
 constexpr std::uint32_t verdict_needles = needle_bit(detail::needle_verdict);
 constexpr std::uint32_t all_needles = (1u << detail::needle_count) - 1;
 

@@ -5,6 +5,7 @@
 #include "common/payload.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
+#include <unordered_map>
 #include <utility>
 
 namespace viber::transcript::internal {
@@ -16,8 +17,9 @@ namespace json = boost::json;
 // wait every line is parsed at once, and its dispatches and verdicts reach only that state).
 bool PairingWindow::pending() const {
     return !window_.empty() ||
-           std::any_of(singles_.begin(), singles_.end(),
-                       [](const SingleReviewer& single) { return single.last.has_value(); });
+           std::any_of(singles_.begin(), singles_.end(), [](const SingleReviewer& single) {
+               return single.last.has_value() || single.failure.has_value();
+           });
 }
 
 // settle_pairing() for the scan the scanner returned (the scanner's Scan again).
@@ -46,9 +48,17 @@ bool PairingWindow::settle(std::span<const PairedAgent> agents) {
 std::uint32_t PairingWindow::worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
     constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
     constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
+    constexpr std::uint32_t tool_error = 1u << detail::needle_tool_error;
     const bool singles = who == Who::all && request_.settle_later;
     if ((relevant & subagent) && !pairing_.mentions_agent(held, who == Who::members))
         relevant &= ~subagent;
+    // An error can undo only a dispatch already kept, and it names its id.
+    if ((relevant & tool_error) &&
+        (held.find("toolu_") == std::string_view::npos ||
+         (scan_.dispatches.empty() &&
+          !(singles && std::any_of(singles_.begin(), singles_.end(),
+                                   [](const SingleReviewer& s) { return s.open; })))))
+        relevant &= ~tool_error;
     if (relevant & verdict) {
         // The parse decides whether the line is a dispatch; only a line that is none can be a
         // verdict line, so this check is for lines with no dispatch left to parse for.
@@ -180,6 +190,7 @@ void PairingWindow::pair_line(std::size_t line, std::string_view bytes, std::uin
         });
     if ((relevant & (1u << detail::needle_verdict)) && !dispatch_here)
         verdict_line(line, bytes, parsed, who);
+    if (relevant & (1u << detail::needle_tool_error)) tool_errors(line, *record, who);
 }
 
 // Parses window line `entry` for what it is to `agent` (read through `blocks`, see raw_line).
@@ -200,6 +211,11 @@ bool PairingWindow::role_of(std::size_t entry, const PairedAgent& agent, LineRol
                           if (agent_of(type) == agent.name)
                               role.dispatch = new_dispatch(deferred.line(), agent, use);
                       });
+    if (deferred.needles() & (1u << detail::needle_tool_error)) {
+        for_each_tool_error(*record, [&](std::string_view id, const json::value& content) {
+            role.errors.push_back({std::string(id), deferred.line(), first_line_of(content)});
+        });
+    }
     if (role.dispatch_line || (deferred.needles() & (1u << detail::needle_verdict)) == 0)
         return true;
     if (const auto value = verdict_value(*bytes, parsed))
@@ -217,11 +233,15 @@ bool PairingWindow::role_of(std::size_t entry, const PairedAgent& agent, LineRol
 // verdict candidate only when it could close the dispatch before it (it names its id, or
 // the dispatch has none and no earlier candidate was a verdict line). With no pair among the
 // lines, the dispatch open before them may be closed by one before their first dispatch, else
-// the pair before them stands. nullopt: a line could not be read again.
+// the pair before them stands. A dispatch whose own error result (a line after it, so met first
+// from the end) is among the lines is no dispatch: passed over, and named as the reviewer's
+// latest failure; the dispatch open before the lines is undone the same way, and the one it
+// replaced is open again. nullopt: a line could not be read again.
 auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
                               const SingleReviewer& before) -> std::optional<SingleReviewer> {
     constexpr std::uint32_t verdict_needle = 1u << detail::needle_verdict;
     constexpr std::uint32_t subagent_needle = 1u << detail::needle_subagent_type;
+    constexpr std::uint32_t error_needle = 1u << detail::needle_tool_error;
     std::size_t last_candidate = count; // the last verdict candidate (count: none)
     for (std::size_t entry = count; entry-- > 0;) {
         if (window_[entry].needles() & verdict_needle) {
@@ -231,6 +251,18 @@ auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
     }
     SingleReviewer after = before;
     bool dispatched_here = false;
+    bool replaced_pending = false; // the dispatch the last one replaced is not met yet
+    bool stopped_early = false;
+    bool failure_here = false;
+    std::unordered_map<std::string, ToolError> errors; // met so far: lines after the current one
+    // The error after `dispatch` that answers its id (Claude Code writes it right after the call,
+    // and ids are unique in a session), as the failure it makes.
+    const auto failure = [&](const Dispatch& dispatch) -> std::optional<FailedDispatch> {
+        if (dispatch.id.empty()) return std::nullopt;
+        const auto it = errors.find(dispatch.id);
+        if (it == errors.end() || it->second.line <= dispatch.line) return std::nullopt;
+        return FailedDispatch{dispatch.line, dispatch.agent, it->second.line, it->second.error};
+    };
     // The verdict candidates after the current line, before the reviewer's next dispatch (the
     // latest first), parsed once one could close a dispatch.
     struct Later {
@@ -268,34 +300,67 @@ auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
         return std::nullopt;
     };
     for (std::size_t entry = count; entry-- > 0;) {
-        if (dispatched_here && (last_candidate == count || entry > last_candidate)) {
-            if (last_candidate == count) break;
+        // Once the last dispatch and the one it replaced are known, no line after the last
+        // verdict candidate matters.
+        if (dispatched_here && !replaced_pending &&
+            (last_candidate == count || entry > last_candidate)) {
+            if (last_candidate == count) {
+                stopped_early = true;
+                break;
+            }
             continue;
         }
         const Deferred& deferred = window_[entry];
-        bool may_dispatch = (deferred.needles() & subagent_needle) != 0;
-        if (may_dispatch) {
-            const auto raw = raw_line(behind_, entry, false);
-            if (!raw) return std::nullopt;
-            may_dispatch = raw->find(agent.name) != std::string_view::npos;
+        bool parsed = false;
+        if (deferred.needles() & error_needle) {
+            // Errors are read wherever they stand: each may undo a dispatch before it.
+            if (!role_of(entry, agent, role, behind_, false)) return std::nullopt;
+            parsed = true;
+            // From the end, the error nearest after a dispatch is the last one met.
+            for (ToolError& error : role.errors) {
+                std::string id = error.id;
+                errors.insert_or_assign(std::move(id), std::move(error));
+            }
         }
-        if (!may_dispatch) {
-            // Not the reviewer's dispatch: a verdict line or nothing, read when it can matter.
-            if (deferred.needles() & verdict_needle) later.push_back({entry, false, {}});
-            continue;
+        if (!parsed) {
+            bool may_dispatch = (deferred.needles() & subagent_needle) != 0;
+            if (may_dispatch) {
+                const auto raw = raw_line(behind_, entry, false);
+                if (!raw) return std::nullopt;
+                may_dispatch = raw->find(agent.name) != std::string_view::npos;
+            }
+            if (!may_dispatch) {
+                // Not the reviewer's dispatch: a verdict line or nothing, read when it can matter.
+                if (deferred.needles() & verdict_needle) later.push_back({entry, false, {}});
+                continue;
+            }
+            if (!role_of(entry, agent, role, behind_, false)) return std::nullopt;
         }
-        if (!role_of(entry, agent, role, behind_, false)) return std::nullopt;
         if (role.verdict) {
             later.push_back({entry, true, std::move(role.verdict)});
             continue;
         }
         if (!role.dispatch) continue;
+        if (auto failed = failure(*role.dispatch)) {
+            // No dispatch (SPEC §4, rev. 4): the verdict candidates after it stay with the one
+            // before it. The first met is the latest.
+            if (!failure_here) after.failure = std::move(failed);
+            failure_here = true;
+            continue;
+        }
         std::optional<VerdictLine> verdict = closer(role.dispatch->id);
         if (!readable) return std::nullopt;
         if (!dispatched_here) {
             dispatched_here = true;
             after.last = role.dispatch;
             after.open = !verdict;
+            after.replaced.reset();
+            after.replaced_open = false;
+            replaced_pending = true;
+        } else if (replaced_pending) {
+            after.replaced = role.dispatch;
+            after.replaced_open = !verdict;
+            replaced_pending = false;
         }
         if (verdict) {
             after.pair_dispatch = std::move(role.dispatch);
@@ -305,14 +370,34 @@ auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
         later.clear();
     }
     // No pair among the lines: `later` holds the verdict candidates before their first
-    // dispatch.
-    if (before.open) {
-        if (std::optional<VerdictLine> verdict = closer(before.last->id)) {
+    // dispatch. The dispatch open before the lines may have failed among them.
+    SingleReviewer prior = before;
+    if (prior.open && prior.last) {
+        if (auto failed = failure(*prior.last)) {
+            if (!failure_here) after.failure = std::move(failed);
+            prior.last = std::move(prior.replaced);
+            prior.open = prior.replaced_open && prior.last.has_value();
+            if (!dispatched_here) {
+                after.last = prior.last;
+                after.open = prior.open;
+                after.replaced.reset();
+                after.replaced_open = false;
+            }
+        }
+    }
+    bool prior_closed = false;
+    if (prior.open) {
+        if (std::optional<VerdictLine> verdict = closer(prior.last->id)) {
             if (!dispatched_here) after.open = false;
-            after.pair_dispatch = before.last;
+            after.pair_dispatch = prior.last;
             after.pair_verdict = std::move(verdict);
+            prior_closed = true;
         }
         if (!readable) return std::nullopt;
+    }
+    if (dispatched_here && replaced_pending && !stopped_early) {
+        after.replaced = prior.last;
+        after.replaced_open = prior.open && !prior_closed;
     }
     return after;
 }
@@ -324,6 +409,7 @@ bool PairingWindow::settle_single(const PairedAgent& agent) {
     auto after = walk_back(agent, window_.size(), singles_[slot(agent)]);
     if (!after) return false;
     singles_[slot(agent)] = *after;
+    if (after->failure) record_failure(*after->failure);
     std::vector<Dispatch> add;
     if (after->pair_dispatch) add.push_back(*after->pair_dispatch);
     if (after->last && (!after->pair_dispatch || after->last->line != after->pair_dispatch->line))
@@ -371,6 +457,8 @@ void PairingWindow::dispatched(std::size_t line, const json::object& use, const 
     if (compact(*agent)) {
         if (who == Who::all) {
             SingleReviewer& single = singles_[slot(*agent)];
+            single.replaced = std::move(single.last);
+            single.replaced_open = single.open;
             single.last = new_dispatch(line, *agent, use);
             single.open = true;
         }
@@ -404,6 +492,50 @@ void PairingWindow::verdict_line(std::size_t line, std::string_view bytes,
     VerdictLine verdict = new_verdict(line, *value, parsed.get_object());
     verdict.named_dispatches = named_;
     scan_.verdicts.push_back(std::move(verdict));
+}
+
+// A line's tool_results that are errors: each undoes the dispatch it answers (SPEC §4, rev. 4).
+void PairingWindow::tool_errors(std::size_t line, const json::object& record, Who who) {
+    for_each_tool_error(record, [&](std::string_view id, const json::value& content) {
+        failed(ToolError{std::string(id), line, first_line_of(content)}, who);
+    });
+}
+
+// The dispatch an error answers is no dispatch: a kept one (the latest before the error with its
+// id) is marked failed and closes nothing, a single reviewer's open one gives way to the one it
+// replaced.
+void PairingWindow::failed(const ToolError& error, Who who) {
+    pairing_.names(error.id, named_);
+    for (auto it = named_.rbegin(); it != named_.rend(); ++it) {
+        Dispatch& dispatch = scan_.dispatches[*it];
+        if (dispatch.failed || dispatch.line >= error.line) continue;
+        dispatch.failed = true;
+        pairing_.failed(*it);
+        record_failure({dispatch.line, dispatch.agent, error.line, error.error});
+        break;
+    }
+    if (who != Who::all || !request_.settle_later) return;
+    for (SingleReviewer& single : singles_) {
+        if (!single.open || !single.last || single.last->id != error.id ||
+            single.last->line >= error.line)
+            continue;
+        single.failure =
+            FailedDispatch{single.last->line, single.last->agent, error.line, error.error};
+        single.last = std::move(single.replaced);
+        single.open = single.replaced_open && single.last.has_value();
+        single.replaced.reset();
+        single.replaced_open = false;
+    }
+}
+
+// Keeps the latest failed dispatch of each agent.
+void PairingWindow::record_failure(FailedDispatch failure) {
+    for (FailedDispatch& known : scan_.failed_dispatches) {
+        if (known.agent != failure.agent) continue;
+        if (known.line < failure.line) known = std::move(failure);
+        return;
+    }
+    scan_.failed_dispatches.push_back(std::move(failure));
 }
 
 } // namespace viber::transcript::internal

@@ -97,6 +97,10 @@ public:
     void verdict_line(std::size_t line, std::string_view bytes, const boost::json::value& parsed) {
         verdict_line(line, bytes, parsed, Who::all);
     }
+    // A line parsed as the scan read it whose tool_results may be a dispatch's own error.
+    void tool_errors(std::size_t line, const boost::json::object& record) {
+        tool_errors(line, record, Who::all);
+    }
 
     bool pending() const;
     bool settle(std::span<const PairedAgent> agents);
@@ -106,14 +110,15 @@ private:
     // keeps 40,000, and each page of them is a fault. Its number and the offset of its first byte
     // take 48 bits each (a line's number is at most its offset plus one, and 2^48 bytes are far
     // more than a hook reads before its deadline), its length (without the newline, at most
-    // longest_parsed_line) 27 split over both words, and its needles (subagent_type, VERDICT) 2.
+    // longest_parsed_line) 27 split over both words, and its needles (subagent_type, VERDICT,
+    // is_error) 3.
     class Deferred {
     public:
         static constexpr std::uint64_t most = (std::uint64_t{1} << 48) - 1; // a line or offset
         Deferred(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles)
             : first_(offset | std::uint64_t{length} << 48),
               second_(line | std::uint64_t{length >> 16} << 48 |
-                      std::uint64_t{needles >> detail::needle_subagent_type} << 59) {}
+                      std::uint64_t{(needles >> detail::needle_subagent_type) & 7u} << 59) {}
         std::size_t line() const { return static_cast<std::size_t>(second_ & most); }
         std::uint64_t offset() const { return first_ & most; }
         std::size_t length() const {
@@ -129,6 +134,7 @@ private:
     };
     static_assert(longest_parsed_line < std::size_t{1} << 27);
     static_assert(detail::needle_verdict == detail::needle_subagent_type + 1);
+    static_assert(detail::needle_tool_error == detail::needle_verdict + 1);
 
     // Which paired agents a pass over lines pairs: all of them, or (a settle_later window, whose
     // single reviewers are walked back instead) the review-set members.
@@ -142,6 +148,18 @@ private:
         bool open = false;            // `last` is not closed
         std::optional<Dispatch> pair_dispatch;
         std::optional<VerdictLine> pair_verdict;
+        // The dispatch `last` replaced and whether it was open then: `last` failing (its own
+        // tool_result an error) makes it the latest again. Unknown (empty) when a walk back
+        // found `last` and stopped before the one before it.
+        std::optional<Dispatch> replaced;
+        bool replaced_open = false;
+        std::optional<FailedDispatch> failure; // its latest failed dispatch
+    };
+    // A tool_result that is an error, and the id it answers.
+    struct ToolError {
+        std::string id;
+        std::size_t line = 0;
+        std::string error; // the first line of its text
     };
 
     bool compact(const PairedAgent& agent) const {
@@ -188,6 +206,7 @@ private:
         bool dispatch_line = false;         // a dispatch of any agent: never a verdict line
         std::optional<Dispatch> dispatch;   // the reviewer's last dispatch on it
         std::optional<VerdictLine> verdict; // when it is a verdict line
+        std::vector<ToolError> errors;      // its tool_results that are errors
     };
 
     std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held, Who who);
@@ -208,6 +227,9 @@ private:
                     const boost::json::object& input, std::string_view type, Who who);
     void verdict_line(std::size_t line, std::string_view bytes, const boost::json::value& parsed,
                       Who who);
+    void tool_errors(std::size_t line, const boost::json::object& record, Who who);
+    void failed(const ToolError& error, Who who);
+    void record_failure(FailedDispatch failure);
 
     const Request& request_;
     Scan& scan_;

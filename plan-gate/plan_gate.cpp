@@ -139,8 +139,10 @@ ReviewPairing pair_verdicts(const Scan& scan, std::string_view agent, std::size_
     std::size_t d = 0;
     std::size_t v = 0;
     const auto next_dispatch = [&]() {
+        // A failed dispatch (its own tool_result an error) is no dispatch.
         while (d < scan.dispatches.size() &&
-               (scan.dispatches[d].agent != agent || scan.dispatches[d].line <= write_line))
+               (scan.dispatches[d].agent != agent || scan.dispatches[d].line <= write_line ||
+                scan.dispatches[d].failed))
             ++d;
     };
     next_dispatch();
@@ -224,11 +226,18 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
         trace.step("viber:" + std::string(agent) + " dispatched on line " +
                    std::to_string(pairing.last_dispatch->line) + ", no verdict line pairs with it");
 
-    if (pairing.last_dispatch == nullptr)
+    if (pairing.last_dispatch == nullptr) {
+        // A dispatch that failed (refused, or it could not start) left no review running.
+        std::string failed;
+        for (const transcript::FailedDispatch& failure : input.scan.failed_dispatches) {
+            if (failure.agent == agent && failure.line > plan.write_line)
+                failed = " " + failed_dispatch_text(failure);
+        }
         return "Next step: review the plan. Plan " + plan.name + " has no " + who +
-               " dispatch since it was last written (line " + line_text(plan.write_line) +
-               "). Dispatch " + who + " " + dispatch_with(agent, plan, input) +
+               " dispatch since it was last written (line " + line_text(plan.write_line) + ")." +
+               failed + " Dispatch " + who + " " + dispatch_with(agent, plan, input) +
                std::string(wait_for_pass) + " " + std::string(trailer);
+    }
 
     if (pairing.pair_verdict == nullptr)
         return "Next step: let the review finish. " + who + " was dispatched on line " +
@@ -306,6 +315,7 @@ std::optional<std::string> decide(const GateInput& input, Trace& trace) {
         set.plan_mtime = plan.mtime;
         set.dispatches = &input.scan.dispatches;
         set.verdicts = &input.scan.verdicts;
+        set.failed = &input.scan.failed_dispatches;
         if (trace.on())
             trace.step("route: the review set (" + std::to_string(set.tasks) +
                        " `<!-- TASK -->` lines, more than " + std::to_string(review_set_threshold) +

@@ -133,7 +133,8 @@ std::vector<Tracked> pair_verdicts(const std::vector<Dispatch>& dispatches,
     constexpr std::size_t untracked = std::numeric_limits<std::size_t>::max();
     std::vector<std::size_t> tracked_of(dispatches.size(), untracked);
     for (std::size_t i = 0; i < dispatches.size(); ++i) {
-        if (!is_member(dispatches[i].agent)) continue;
+        // A failed dispatch (its own tool_result an error) is no dispatch.
+        if (!is_member(dispatches[i].agent) || dispatches[i].failed) continue;
         Tracked entry{&dispatches[i], i, std::nullopt, nullptr};
         if (dispatches[i].agent == task_reviewer)
             entry.tasks = task_range(dispatches[i].prompt_line);
@@ -497,6 +498,17 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
                              since + " from: " + names + ".";
         if (!running_lines.empty()) {
             reason += " The dispatches on " + running + " are still running; dispatch the rest.";
+        }
+        // A member whose dispatch failed (refused, or it could not start) has no review running:
+        // say so, or the agent would wait for it.
+        if (input.failed != nullptr) {
+            for (const transcript::FailedDispatch& failure : *input.failed) {
+                if (!is_member(failure.agent) ||
+                    std::none_of(to_send.begin(), to_send.end(),
+                                 [&](const Part& part) { return part.agent == failure.agent; }))
+                    continue;
+                reason += " " + failed_dispatch_text(failure);
+            }
         }
         return reason + "\n" + dispatch_block(input, to_send) + closing(input);
     }

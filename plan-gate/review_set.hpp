@@ -42,6 +42,8 @@ struct ReviewSetInput {
     std::optional<std::time_t> plan_mtime; // whole seconds; nullopt when not a regular file
     const std::vector<transcript::Dispatch>* dispatches = nullptr; // kept after the last plan write
     const std::vector<transcript::VerdictLine>* verdicts = nullptr;
+    // The latest failed dispatch of each agent after the last plan write (SPEC §4, rev. 4).
+    const std::vector<transcript::FailedDispatch>* failed = nullptr;
 };
 
 // nullopt: allow. Otherwise the deny reason (opens "Next step:").

@@ -148,7 +148,8 @@ public:
         shape("long line");
     }
 
-    // A replay of a whole message: skipped by every scan.
+    // A replay of a whole message, or another record Claude Code keeps for itself (2.1.3xx's
+    // bookkeeping): skipped by every scan.
     void blob() {
         json::object element;
         switch (rng_.below(4)) {
@@ -173,11 +174,47 @@ public:
             element = {{"type", "tool_use"}, {"name", "EnterPlanMode"}, {"input", json::object{}}};
             break;
         }
-        json::object record{{"type", "api-request-blob"},
-                            {"message", {{"content", json::array{element}}}}};
+        static const std::vector<std::string> types{
+            "api-request-blob", "api-request-blob",  "queue-operation",
+            "api-request",      "api-request-shape", "tools-used",
+            "atis-latch",       "last-prompt",       "cost-state"};
+        const std::string type = rng_.pick(types);
+        json::object record{{"type", type}, {"message", {{"content", json::array{element}}}}};
         if (rng_.chance(0.3)) record["permissionMode"] = rng_.chance(0.5) ? "plan" : "default";
         add(std::move(record));
-        shape("api-request-blob");
+        shape(type);
+    }
+
+    // A task notification queued before it is delivered (2.1.3xx): the queue-operation record
+    // carries the reviewer's whole answer, and counts for nothing.
+    void queued_notification(const std::string& id, std::string_view value) {
+        add({{"type", "queue-operation"},
+             {"operation", "enqueue"},
+             {"timestamp", "2026-12-01T10:00:00.000Z"},
+             {"content",
+              "<task-notification>\n<tool-use-id>" + (id.empty() ? "toolu_none" : id) +
+                  "</tool-use-id>\n<status>completed</status>\n<result>Review.\nVERDICT: " +
+                  std::string(value) + "\n</result>\n</task-notification>"}});
+        shape("queued notification");
+    }
+
+    // A dispatch whose own tool_result is an error (refused, or it could not start): no dispatch.
+    void failed(const std::string& id) {
+        json::object result{{"type", "tool_result"},
+                            {"is_error", true},
+                            {"tool_use_id", id.empty() ? "toolu_none" : id}};
+        if (rng_.chance(0.5)) {
+            result["content"] = "Auto mode is unavailable: its safety check does not run for this "
+                                "session, so Agent was not run.\nRetrying won't help.";
+        } else {
+            result["content"] =
+                json::array{{{"type", "text"},
+                             {"text", "The user doesn't want to proceed with this tool use."}}};
+        }
+        add({{"type", "user"},
+             {"message", {{"role", "user"}, {"content", json::array{result}}}},
+             {"toolUseResult", "Error: the call was not run"}});
+        shape("failed dispatch");
     }
 
     void permission_mode(std::string_view mode) {
@@ -820,6 +857,7 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
         const auto send = [&](std::string_view member, const std::string& prompt) {
             const std::string agent = spelled_agent(rng, member, s);
             sent.push_back({s.dispatch(agent, prompt), agent});
+            if (!clean && rng.chance(0.12)) s.failed(sent.back().id);
             s.maybe_noise();
         };
         if (clean || rng.chance(0.9))
@@ -872,9 +910,14 @@ Case generate_case(std::uint64_t seed, const std::string& project) {
                                                         "viber:task-coder"})
                     : spelled_agent(rng, reviewer, s);
             const std::string id = s.dispatch(agent, written + "\nGoal: the feature.");
+            if (!clean && rng.chance(0.2)) {
+                s.failed(id);
+                if (rng.chance(0.7)) continue; // nothing runs: the agent must dispatch again
+            }
             s.maybe_noise();
             if (rng.chance(0.2)) s.verdict(id, "PASS", agent); // maybe an async echo, maybe not
-            if (!clean && rng.chance(0.15)) continue;          // still running
+            if (!clean && rng.chance(0.15)) s.queued_notification(id, value());
+            if (!clean && rng.chance(0.15)) continue; // still running
             s.verdict(id, value(), agent);
             s.maybe_noise();
             if (rng.chance(0.1)) s.verdict(id, value(), agent); // a late second answer

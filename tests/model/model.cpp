@@ -74,7 +74,13 @@ std::optional<std::vector<Line>> read_transcript(const std::optional<std::string
         if (!ec && value.is_object()) {
             line.object = std::move(value.as_object());
             const json::value* type = line.object.if_contains("type");
-            line.live = !(type && type->is_string() && type->as_string() == "api-request-blob");
+            // Records Claude Code keeps for itself take part in no scan (SPEC §3, rev. 4).
+            static const std::vector<std::string_view> bookkeeping{
+                "api-request-blob", "queue-operation", "api-request", "api-request-shape",
+                "tools-used",       "atis-latch",      "last-prompt", "cost-state"};
+            line.live = !(type && type->is_string() &&
+                          std::find(bookkeeping.begin(), bookkeeping.end(),
+                                    std::string_view(type->as_string())) != bookkeeping.end());
         }
         lines.push_back(std::move(line));
     }
@@ -359,8 +365,52 @@ struct VerdictLine {
     std::optional<long long> timestamp;
 };
 
+// SPEC §4 rev. 4: a dispatch whose own tool_result, on a later live line, is an error
+// ("is_error": true) is no dispatch.
+bool dispatch_failed(const std::vector<Line>& lines, const Dispatch& dispatch) {
+    if (dispatch.id.empty()) return false;
+    for (const Line& line : lines) {
+        if (line.number <= dispatch.line || !line.live) continue;
+        const json::value* message = line.object.if_contains("message");
+        if (message == nullptr || !message->is_object()) continue;
+        const json::value* content = message->as_object().if_contains("content");
+        if (content == nullptr || !content->is_array()) continue;
+        for (const json::value& block : content->as_array()) {
+            if (!block.is_object()) continue;
+            const json::object& result = block.as_object();
+            const json::value* type = result.if_contains("type");
+            const json::value* error = result.if_contains("is_error");
+            const json::value* id = result.if_contains("tool_use_id");
+            if (type && type->is_string() && type->as_string() == "tool_result" && error &&
+                error->is_bool() && error->as_bool() && id && id->is_string() &&
+                id->as_string() == dispatch.id)
+                return true;
+        }
+    }
+    return false;
+}
+
+// A tool_result on the line that is an error ("is_error": true).
+bool holds_error_result(const Line& line) {
+    const json::value* message = line.object.if_contains("message");
+    if (message == nullptr || !message->is_object()) return false;
+    const json::value* content = message->as_object().if_contains("content");
+    if (content == nullptr || !content->is_array()) return false;
+    for (const json::value& block : content->as_array()) {
+        if (!block.is_object()) continue;
+        const json::value* type = block.as_object().if_contains("type");
+        const json::value* error = block.as_object().if_contains("is_error");
+        if (type && type->is_string() && type->as_string() == "tool_result" && error &&
+            error->is_bool() && error->as_bool())
+            return true;
+    }
+    return false;
+}
+
+// A verdict line (SPEC §4): never an async launch's echo, nor (rev. 4) a failed call's error.
 std::optional<VerdictLine> verdict_line(const Line& line) {
-    if (!line.live || line.raw.find("\"status\":\"async_launched\"") != std::string::npos)
+    if (!line.live || line.raw.find("\"status\":\"async_launched\"") != std::string::npos ||
+        holds_error_result(line))
         return std::nullopt;
     auto value = verdict_in_value(json::value(line.object), false);
     if (!value) return std::nullopt;
@@ -394,8 +444,11 @@ GateDecision single_reviewer(const std::vector<Line>& lines, const Plan& plan,
         if (line.number <= plan.write_line) continue;
         const std::vector<Dispatch> dispatches = dispatches_on(line, {agent});
         if (!dispatches.empty()) {
-            open = dispatches.back();
-            any_dispatch = true;
+            for (const Dispatch& dispatch : dispatches) {
+                if (dispatch_failed(lines, dispatch)) continue;
+                open = dispatch;
+                any_dispatch = true;
+            }
             continue;
         }
         const auto verdict = verdict_line(line);
@@ -482,9 +535,10 @@ GateDecision review_set(const std::vector<Line>& lines, const Plan& plan, std::s
         const auto dispatches = dispatches_on(line, {spec_reviewer, graph_reviewer, task_reviewer});
         if (!dispatches.empty()) {
             for (const Dispatch& d : dispatches)
-                tracked.push_back({d,
-                                   d.agent == task_reviewer ? task_range(d.prompt) : std::nullopt,
-                                   std::nullopt});
+                if (!dispatch_failed(lines, d))
+                    tracked.push_back(
+                        {d, d.agent == task_reviewer ? task_range(d.prompt) : std::nullopt,
+                         std::nullopt});
             continue;
         }
         const auto verdict = verdict_line(line);

@@ -130,6 +130,22 @@ std::size_t TranscriptBuilder::async_launched(std::string_view id, std::string_v
                                                     {"prompt", prompt}}}});
 }
 
+std::size_t TranscriptBuilder::tool_error(std::string_view id, std::string_view text) {
+    json::object result{{"type", "tool_result"}, {"content", text}, {"is_error", true}};
+    if (!id.empty()) result["tool_use_id"] = id;
+    return add(
+        json::object{{"type", "user"},
+                     {"message", json::object{{"role", "user"}, {"content", json::array{result}}}},
+                     {"toolUseResult", "Error: " + std::string(text)}});
+}
+
+std::size_t TranscriptBuilder::bookkeeping(std::string_view type, std::string_view content) {
+    json::object record{{"type", type}, {"sessionId", "s"}};
+    if (type == "queue-operation") record["operation"] = "enqueue";
+    record["content"] = content;
+    return add(record);
+}
+
 std::size_t TranscriptBuilder::task_notification(std::string_view id, std::string_view result,
                                                  std::string_view timestamp) {
     std::string text = "<task-notification>\n<tool-use-id>" + std::string(id) +

@@ -45,6 +45,12 @@ public:
                                 std::string_view timestamp = {});
     // An async launch echo (holds "status":"async_launched").
     std::size_t async_launched(std::string_view id, std::string_view prompt);
+    // A tool_result for `id` that is an error (`"is_error":true`), as Claude Code writes a refused
+    // call or one that could not start.
+    std::size_t tool_error(std::string_view id, std::string_view text);
+    // A record Claude Code 2.1.3xx keeps for itself: a queue-operation enqueueing `content` (a
+    // prompt, or a task notification before it is delivered), or another bookkeeping `type`.
+    std::size_t bookkeeping(std::string_view type, std::string_view content);
     // A task notification (user string content) carrying <result>text</result>.
     std::size_t task_notification(std::string_view id, std::string_view result,
                                   std::string_view timestamp = {});

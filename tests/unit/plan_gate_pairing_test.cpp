@@ -169,6 +169,120 @@ BOOST_AUTO_TEST_CASE(an_earlier_pair_decides_while_a_newer_dispatch_runs) {
     }
 }
 
+// SPEC §4 rev. 4: a dispatch whose own tool_result is an error is no dispatch. Alone, it leaves
+// nothing to wait for: the refusal asks for the review again and names the failed call and the
+// first line of its error, where it used to wait for a review that never started.
+BOOST_AUTO_TEST_CASE(a_failed_dispatch_is_no_dispatch) {
+    for (const std::string& text : {planner_text, plain_text}) {
+        const std::string agent =
+            text == planner_text ? "viber:planner-review" : "viber:plain-plan-review";
+        TranscriptBuilder t;
+        if (text == planner_text) {
+            planner_session(t);
+        } else {
+            t.permission_mode("default");
+            t.write_file(plan_path);
+        }
+        const std::size_t dispatch = t.dispatch(agent, "toolu_01F");
+        const std::size_t error =
+            t.tool_error("toolu_01F", "Auto mode is unavailable: no check, so Agent was not run.\n"
+                                      "Retrying won't help.");
+        const auto reason = agreed(t, text);
+        BOOST_TEST(holds(reason, "Next step: review the plan."), shown(reason));
+        BOOST_TEST(holds(reason, "The " + agent + " dispatch on line " + std::to_string(dispatch) +
+                                     " did not run: its result on line " + std::to_string(error) +
+                                     " is an error (\"Auto mode is unavailable: no check, so "
+                                     "Agent was not run.\"), so no review is running."),
+                   shown(reason));
+        BOOST_TEST(!holds(reason, "Retrying"));
+        // Dispatched again, it waits for that review, and then its verdict decides.
+        const std::size_t again = t.dispatch(agent, "toolu_01G");
+        BOOST_TEST(holds(agreed(t, text), "Next step: let the review finish. " + agent +
+                                              " was dispatched on line " + std::to_string(again)));
+        t.task_notification("toolu_01G", "Review.\nVERDICT: PASS\n");
+        BOOST_TEST(!agreed(t, text).has_value());
+    }
+}
+
+// A failed dispatch undoes nothing else: the dispatch it replaced is still the one running, and
+// its verdict pairs; a verdict naming the failed call counts for nothing; an error answering
+// another call, or a call that ran, changes nothing.
+BOOST_AUTO_TEST_CASE(a_failed_dispatch_leaves_the_one_before_it_open) {
+    TranscriptBuilder t;
+    planner_session(t);
+    const std::size_t first = t.dispatch("viber:planner-review", "toolu_01A");
+    t.async_launched("toolu_01A", "review it");
+    t.dispatch("viber:planner-review", "toolu_01B");
+    t.tool_error("toolu_01B", "The user doesn't want to proceed with this tool use.");
+    t.tool_error("toolu_01Z", "Exit code 1");
+    BOOST_TEST(holds(agreed(t, planner_text), "Next step: let the review finish. "
+                                              "viber:planner-review was dispatched on line " +
+                                                  std::to_string(first)));
+    t.tool_result("toolu_01B", "VERDICT: PASS"); // names the failed call only
+    BOOST_TEST(holds(agreed(t, planner_text), "Next step: let the review finish."));
+    const std::size_t verdict = t.task_notification("toolu_01A", "Review.\nVERDICT: FAIL\n");
+    BOOST_TEST(
+        refuses_on_pair(agreed(t, planner_text), "Next step: fix the findings.", first, verdict));
+}
+
+// The failed call's error can stand far from it and past the window: every window agrees.
+BOOST_AUTO_TEST_CASE(a_failure_past_the_window_undoes_its_dispatch) {
+    for (const bool earlier_open : {false, true}) {
+        TranscriptBuilder t;
+        planner_session(t);
+        const std::size_t first = t.dispatch("viber:planner-review", "toolu_01A");
+        if (!earlier_open) t.task_notification("toolu_01A", "VERDICT: FAIL\n");
+        t.dispatch("viber:planner-review", "toolu_01B");
+        for (int i = 0; i < 9; ++i) t.tool_result("toolu_01Other", "VERDICT: PASS");
+        t.tool_error("toolu_01B", "could not start");
+        const auto reason = agreed(t, planner_text);
+        if (earlier_open) {
+            BOOST_TEST(holds(reason, "Next step: let the review finish. viber:planner-review was "
+                                     "dispatched on line " +
+                                         std::to_string(first)),
+                       shown(reason));
+        } else {
+            BOOST_TEST(holds(reason, "Next step: fix the findings."), shown(reason));
+        }
+    }
+}
+
+// The review set: a member whose only dispatch failed is missing and not running.
+BOOST_AUTO_TEST_CASE(a_failed_member_dispatch_is_asked_for_again) {
+    TranscriptBuilder t;
+    planner_session(t);
+    t.dispatch("viber:planner-spec-review", "toolu_01S", "plan\nrefs: /r");
+    const std::size_t graph = t.dispatch("viber:planner-graph-review", "toolu_01G", "plan");
+    t.tool_error("toolu_01G", "Auto mode is unavailable.");
+    t.dispatch("viber:planner-task-review", "toolu_01T", "plan\ntasks: T1-T13");
+    t.task_notification("toolu_01S", "VERDICT: PASS\n");
+    t.task_notification("toolu_01T", "VERDICT: PASS\n");
+    const auto reason = agreed(t, tasks(13));
+    BOOST_TEST(holds(reason, "Next step: review the plan."), shown(reason));
+    BOOST_TEST(holds(reason, "viber:planner-graph-review dispatch on line " +
+                                 std::to_string(graph) + " did not run"),
+               shown(reason));
+}
+
+// Claude Code 2.1.3xx's bookkeeping records are no events: a queued task notification holding the
+// reviewer's verdict pairs with nothing; the delivered notification does.
+BOOST_AUTO_TEST_CASE(bookkeeping_records_are_skipped) {
+    TranscriptBuilder t;
+    planner_session(t);
+    const std::size_t dispatch = t.dispatch("viber:planner-review", "toolu_01A");
+    t.async_launched("toolu_01A", "review it");
+    const std::string note = "<task-notification>\n<tool-use-id>toolu_01A</tool-use-id>\n"
+                             "<status>completed</status>\n<result>VERDICT: PASS\n</result>\n"
+                             "</task-notification>";
+    for (const char* type : {"queue-operation", "api-request", "api-request-shape", "tools-used",
+                             "atis-latch", "last-prompt", "cost-state", "api-request-blob"})
+        t.bookkeeping(type, note);
+    BOOST_TEST(holds(agreed(t, planner_text), "Next step: let the review finish."));
+    const std::size_t verdict = t.task_notification("toolu_01A", "Review.\nVERDICT: FAIL\n");
+    BOOST_TEST(refuses_on_pair(agreed(t, planner_text), "Next step: fix the findings.", dispatch,
+                               verdict));
+}
+
 BOOST_AUTO_TEST_CASE(an_id_less_dispatch_is_closed_by_the_next_verdict_line) {
     TranscriptBuilder t;
     planner_session(t);
@@ -359,7 +473,17 @@ BOOST_AUTO_TEST_CASE(random_sessions_decide_alike_in_order_and_settled) {
             case 0:
             case 1:
             case 2:
-                t.dispatch(pick(agents), pick(ids), "plan\n" + pick(ranges));
+                if (random() % 6 != 0) {
+                    t.dispatch(pick(agents), pick(ids), "plan\n" + pick(ranges));
+                } else {
+                    // Refused, or it could not start: its error comes right after it (SPEC §4
+                    // rev. 4), under an id of its own, as Claude Code's ids are.
+                    const std::string id = "toolu_F" + std::to_string(i);
+                    t.dispatch(pick(agents), id, "plan\n" + pick(ranges));
+                    if (random() % 3 != 0) t.raw(pick(verdicts));
+                    t.tool_error(id, "Auto mode is unavailable.\n" + pick(verdicts));
+                    if (random() % 3 == 0) t.tool_result(id, pick(verdicts));
+                }
                 break;
             case 3:
             case 4:
