@@ -2,6 +2,7 @@
 // (docs/session-start.md): the schema line of a viber.yml, the schema note against a fixed
 // template, the manifest trim, the version from CLAUDE_PLUGIN_ROOT and the code-point count, all on
 // arbitrary bytes.
+#include "common/utf8.hpp"
 #include "session-start/session_start.hpp"
 
 #include <cstddef>
@@ -24,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ss::schema_note(std::string("schema: 3\n"), bytes);
     (void)ss::manifest_context(bytes);
     (void)ss::plugin_version(std::string_view(bytes));
-    if (ss::code_points(bytes) > bytes.size()) std::abort();
+    if (viber::utf8::code_points(bytes) > bytes.size()) std::abort();
     (void)ss::decide(ss::Inputs{bytes, bytes, bytes, std::string("schema: 1\n")});
     return 0;
 }

@@ -3,8 +3,11 @@
 #
 # Contract: argv [--check]; run from anywhere inside the checkout. Without --check, formats the
 # files in place (exit 0). With --check, changes nothing, lists each file that differs from
-# .clang-format on stdout and exits 1 when there is one (0 when none). Exit 2 when clang-format
-# is missing. env CLANG_FORMAT names the binary (default clang-format).
+# .clang-format on stdout and exits 1 when there is one (0 when none); it also checks that each
+# file's `#pragma GCC diagnostic push`es and pops pair up (none popped before its push, none left
+# pushed at the end of the file, so a header cannot change the warnings of what includes it), and
+# lists each file that breaks that with its counts (exit 1). Exit 2 when clang-format is missing.
+# env CLANG_FORMAT names the binary (default clang-format).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +33,20 @@ if [ "$check" -eq 0 ]; then
 fi
 
 differ=0
+# Warning pragmas balanced in every file: each push has its pop after it, in the same file.
+for file in "${files[@]}"; do
+  [ -f "$file" ] || continue
+  awk -v file="$file" '
+    /^[[:space:]]*#[[:space:]]*pragma[[:space:]]+(GCC|clang)[[:space:]]+diagnostic[[:space:]]+push/ { pushes++; depth++ }
+    /^[[:space:]]*#[[:space:]]*pragma[[:space:]]+(GCC|clang)[[:space:]]+diagnostic[[:space:]]+pop/ {
+      pops++; if (--depth < 0) early = early ? early : FNR }
+    END {
+      if (depth != 0 || early) {
+        printf "%s: %d diagnostic push, %d pop%s\n", file, pushes, pops, early ? ", a pop before its push at line " early : ""
+        exit 1
+      }
+    }' "$file" || differ=1
+done
 for file in "${files[@]}"; do
   [ -f "$file" ] || continue
   if ! "$clang_format" "$file" | cmp -s - "$file"; then

@@ -55,11 +55,6 @@ constexpr std::size_t line_scan_padding(const std::array<LineNeedle, N>& n) {
 
 namespace line_scan_detail {
 
-// The vector types of the wider kernels pass only between functions flattened into one, so their
-// calling convention never matters.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-
 template <const auto& Needles> inline bool confirm(const char* at, std::size_t needle) {
     const auto& text = Needles[needle].text;
     return std::memcmp(at, text.data(), text.size()) == 0;

@@ -12,8 +12,10 @@ A difference is a bug in one of the two, settled by what bash does: fix ours. Wh
 finds beyond bash's own parse on purpose is listed in EXTENSIONS by name with a line on why;
 places where shfmt 3.6 reads differently from bash are listed in SHFMT_DEVIATIONS.
 
-usage: shfmt_oracle.py --bin DIR --corpus DIR [--count N] [--seed S] [--verbose]
+usage: shfmt_oracle.py --bin DIR --corpus DIR [--count N] [--corpus-rows N] [--seed S] [--verbose]
   --count defaults to $VIBER_ORACLE_COUNT or 2000 generated commands (scripts/fuzz.sh runs more).
+  --corpus-rows compares a sample of N corpus rows, drawn with the seed, instead of every row
+    (default $VIBER_ORACLE_CORPUS_ROWS or all): the default test suite's short run.
 exit: 0 no difference; 1 differences (each printed); 77 shfmt is missing (ctest: skipped).
 """
 
@@ -616,6 +618,8 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--count", type=int, default=int(os.environ.get("VIBER_ORACLE_COUNT", "2000")))
+    parser.add_argument("--corpus-rows", type=int,
+                        default=int(os.environ.get("VIBER_ORACLE_CORPUS_ROWS", "0")) or None)
     parser.add_argument("--seed", type=int, default=int(os.environ.get("VIBER_ORACLE_SEED", "25")))
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
@@ -627,6 +631,10 @@ def main():
     rng = random.Random(args.seed)
     grammar = Grammar(rng)
     inputs = corpus_rows(args.corpus)
+    if args.corpus_rows is not None and args.corpus_rows < len(inputs):
+        # A sample of its own generator, so the generated commands stay those of the seed.
+        picked = random.Random(args.seed).sample(range(len(inputs)), args.corpus_rows)
+        inputs = [inputs[i] for i in sorted(picked)]
     corpus_count = len(inputs)
     inputs += [(f"generated:{k}", grammar.script()) for k in range(args.count)]
 

@@ -13,6 +13,9 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <boost/test/unit_test.hpp>
+#include <functional>
+#include <future>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -156,18 +159,40 @@ BOOST_AUTO_TEST_CASE(the_whole_body_is_decided) {
     }
 }
 
+// The held-open runs each wait out the 2 s idle bound: on POSIX they start together, first, and
+// the rest run one by one meanwhile (run_process forks with close-on-exec pipes, so no child
+// holds another's stdin open); on Windows, where a child would inherit the others' pipe ends,
+// each runs in turn.
+#ifdef _WIN32
+constexpr auto held_open_launch = std::launch::deferred;
+#else
+constexpr auto held_open_launch = std::launch::async;
+#endif
+
 BOOST_AUTO_TEST_CASE(every_binary_fails_open_on_every_broken_stdin) {
     ScratchDir empty_plugin; // no manifest, no hints, no config.sh: nothing to find
-    for (const BrokenStdin& input : broken_stdin()) {
+    const auto run = [](const BrokenStdin& input, const Binary& binary) {
+        RunOptions options;
+        options.stdin_bytes = input.bytes;
+        options.stdin_mode = input.mode;
+        options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
+        options.env["VIBER_HOOKS_LOG"] = std::nullopt;
+        options.timeout = 15s;
+        return run_process(hook_binary(binary.name), options);
+    };
+    const std::vector<BrokenStdin> inputs = broken_stdin();
+    std::map<std::pair<const BrokenStdin*, const Binary*>, std::future<RunResult>> held_open;
+    for (const BrokenStdin& input : inputs)
+        if (input.mode == StdinMode::held_open)
+            for (const Binary& binary : binaries)
+                held_open[{&input, &binary}] =
+                    std::async(held_open_launch, run, std::cref(input), std::cref(binary));
+    for (const BrokenStdin& input : inputs) {
         for (const Binary& binary : binaries) {
             BOOST_TEST_CONTEXT(binary.name << " on " << input.label) {
-                RunOptions options;
-                options.stdin_bytes = input.bytes;
-                options.stdin_mode = input.mode;
-                options.env["CLAUDE_PLUGIN_ROOT"] = std::nullopt;
-                options.env["VIBER_HOOKS_LOG"] = std::nullopt;
-                options.timeout = 15s;
-                const RunResult result = run_process(hook_binary(binary.name), options);
+                const RunResult result = input.mode == StdinMode::held_open
+                                             ? held_open.at({&input, &binary}).get()
+                                             : run(input, binary);
                 BOOST_TEST(result.exit_code == 0);
                 BOOST_TEST(result.signal == 0);
                 BOOST_TEST(!result.timed_out);
