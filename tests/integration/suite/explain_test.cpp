@@ -266,6 +266,8 @@ BOOST_AUTO_TEST_CASE(explain_log_explains_a_logged_call) {
     // Line 1: the deny, explained to the very line hook mode printed.
     const RunResult first = explain_log(log + ":1");
     BOOST_TEST(first.exit_code == 0, first.err);
+    // Its one source is the logged call: no stdin size beside it.
+    BOOST_TEST(first.out.find("stdin") == std::string::npos, first.out);
     BOOST_TEST(printed_section(first.out) == printed);
     // Line 2 is kill-guard's: said so, and decided as shell-guard would.
     const RunResult other = explain_log(log + ":2");
