@@ -107,9 +107,10 @@ std::string commands_json(std::string_view command, std::size_t max_commands) {
 
 int commands_json_tool(std::string_view mode) {
     if (mode != "" && mode != "text" && mode != "text0") {
-        std::cerr << "--commands-json: MODE is empty (a PreToolUse payload on stdin), `text` (the "
-                     "bare command on stdin) or `text0` (commands separated by NUL bytes)\n";
-        return 1;
+        std::cerr
+            << "--commands-json: MODE is empty (a PreToolUse payload on stdin), `text` (the "
+               "bare command on stdin) or `text0` (commands separated by NUL bytes); try --help\n";
+        return 2;
     }
     std::optional<std::string> bytes = read_bounded(os::standard_input());
     if (!bytes) {

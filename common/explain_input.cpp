@@ -54,11 +54,14 @@ ExplainInput explain_input_stdin() {
 }
 
 ExplainInput explain_input_file(const std::string& path) {
+    if (os::file_kind(path) == os::FileKind::missing)
+        return failed("--explain " + path + ": no such file");
     if (!is_regular_file(path))
         return failed("--explain " + path + ": not a regular file that can be read");
     std::optional<std::string> bytes = read_regular_file(path);
     if (!bytes) return failed("--explain " + path + ": unreadable, or over 64 MiB");
     ExplainInput out;
+    out.source = PayloadSource::file;
     out.notes.push_back("payload file: " + utf8::repaired(path) + " (" +
                         std::to_string(bytes->size()) + " bytes)");
     out.bytes = std::string(strip_bom(*bytes));
@@ -68,7 +71,11 @@ ExplainInput explain_input_file(const std::string& path) {
 ExplainInput explain_input_log(std::string_view spec, std::string_view hook) {
     const auto [path, wanted] = split_log_spec(spec);
     LineReader reader(path);
-    if (!reader.is_open()) return failed("--log " + path + ": not a regular file that can be read");
+    if (!reader.is_open())
+        return failed("--log " + path +
+                      (os::file_kind(path) == os::FileKind::missing
+                           ? ": no such file"
+                           : ": not a regular file that can be read"));
     std::string line;
     std::string chosen;
     std::size_t chosen_number = 0;
@@ -104,6 +111,7 @@ ExplainInput explain_input_log(std::string_view spec, std::string_view hook) {
                       ": the line holds no payload (a log written before the payload was "
                       "logged, or not this suite's log)");
     ExplainInput out;
+    out.source = PayloadSource::log;
     const std::optional<std::string_view> logged_hook = string_field(*entry, "hook");
     std::string note = "logged call: " + utf8::repaired(where) + " (" +
                        utf8::repaired(logged_hook.value_or("no hook named"));

@@ -2,6 +2,8 @@
 // payload file, or a line of the troubleshooting log (`--log FILE[:LINE]`).
 #pragma once
 
+#include "common/hook_main.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,7 +17,9 @@ struct ExplainInput {
     std::optional<std::string> bytes;
     // Where the bytes came from and what to know about them, first lines of the Read: section.
     std::vector<std::string> notes;
-    // Nothing to explain: the message printed on stderr before the usage (exit 1).
+    // The one source the bytes came from, named once in the Read: section.
+    PayloadSource source = PayloadSource::standard_input;
+    // Nothing to explain: the one line printed on stderr (a usage error, exit 2).
     std::optional<std::string> error;
 };
 

@@ -59,12 +59,13 @@ std::string describe(const json::value& value) {
 // What hook mode read, for --explain: recorded by decide_stdin itself, so the explanation shows
 // the very path hook mode takes.
 void trace_payload(Trace& trace, const std::optional<std::string>& stdin_bytes,
-                   const json::object* payload) {
+                   const json::object* payload, PayloadSource source) {
     if (!stdin_bytes) {
         trace.read("stdin: not read in full (a bound passed or the read failed): no payload");
         return;
     }
-    trace.read("stdin: " + std::to_string(stdin_bytes->size()) + " bytes");
+    if (source == PayloadSource::standard_input)
+        trace.read("stdin: " + std::to_string(stdin_bytes->size()) + " bytes");
     if (payload == nullptr) {
         trace.read("payload: not a JSON object");
         return;
@@ -82,7 +83,7 @@ int explain(const HookInfo& info, ExplainInput input) {
     Decision decision;
     std::optional<std::string> failure;
     try {
-        decision = decide_stdin(info, std::move(stdin_bytes), trace);
+        decision = decide_stdin(info, std::move(stdin_bytes), trace, input.source);
     } catch (const std::exception& e) {
         failure = e.what();
     } catch (...) {
@@ -99,6 +100,14 @@ int explain(const HookInfo& info, ExplainInput input) {
     std::string text(info.name);
     text += " --explain\n\nRead:\n";
     for (const std::string& line : trace.reads()) text += "  " + line + "\n";
+    // Where hook mode would log this call, and whether it could: a log that is never written
+    // must not look like a hook that never ran.
+    if (const char* log = std::getenv(log_variable); log != nullptr && *log != '\0') {
+        text += std::string("  ") + log_variable + ": " + log;
+        const std::optional<std::string> unwritable = log_unwritable(log);
+        text += unwritable ? ": the log is not written: " + *unwritable + "\n"
+                           : " (hook mode appends one line per call)\n";
+    }
     text += "\nSteps:\n";
     if (trace.steps().empty()) text += "  (none recorded)\n";
     std::size_t number = 0;
@@ -113,6 +122,30 @@ int explain(const HookInfo& info, ExplainInput input) {
     text += decision.answer ? to_line(*decision.answer) : std::string("(nothing)\n");
     write_stdout(utf8::repaired(text));
     return 0;
+}
+
+// The tool-mode options the suite offers, with the hooks that take each: a hook asked for one it
+// does not take says whose it is.
+struct OtherHooksOption {
+    std::string_view name;
+    std::string_view whose;
+};
+constexpr OtherHooksOption other_hooks_options[] = {
+    {.name = "replay", .whose = "plan-gate, plan-hints, kill-guard, shell-guard and verdict-nudge"},
+    {.name = "commands-json", .whose = "kill-guard and shell-guard"},
+};
+
+// A usage error: one line on stderr naming the problem and the way out, exit 2. The help is
+// never printed here: thirty lines would bury the one that says what was wrong.
+int usage_error(const HookInfo& info, std::string_view problem) {
+    std::cerr << info.name << ": " << problem << "; try --help\n";
+    return 2;
+}
+
+// The option's name as typed, without its dashes and value: "--replay=x" is "replay".
+std::string_view option_name(std::string_view arg) {
+    while (arg.starts_with('-')) arg.remove_prefix(1);
+    return arg.substr(0, arg.find('='));
 }
 
 int tool_mode(int argc, char** argv, const HookInfo& info) {
@@ -152,46 +185,63 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
                "payload included\n(--explain --log <file> explains the last one).\n\n"
             << options;
     };
+    po::variables_map vm;
     try {
-        po::variables_map vm;
         // One positional argument, the payload file of --explain; anything else is a bad argument.
         po::positional_options_description positionals;
         positionals.add("file", -1);
         po::store(po::command_line_parser(argc, argv).options(all).positional(positionals).run(),
                   vm);
         po::notify(vm);
-        const std::size_t files =
-            vm.count("file") ? vm["file"].as<std::vector<std::string>>().size() : 0;
-        if (vm.size() == 1 && vm.count("help")) {
-            usage(std::cout);
-            return 0;
-        }
-        if (vm.size() == 1 && vm.count("version")) {
-            std::cout << info.name << " (viber-hooks) " << suite_version() << "\n";
-            return 0;
-        }
-        if (vm.size() == 1 && vm.count("replay"))
-            return replay(info, vm["replay"].as<std::string>());
-        if (vm.count("explain") && vm.size() == (files > 0 ? 2u : 1u) + vm.count("log") &&
-            files <= 1 && !(files == 1 && vm.count("log"))) {
-            ExplainInput input =
-                vm.count("log") ? explain_input_log(vm["log"].as<std::string>(), info.name)
-                : files == 1    ? explain_input_file(vm["file"].as<std::vector<std::string>>()[0])
-                                : explain_input_stdin();
-            if (!input.error) return explain(info, std::move(input));
-            std::cerr << info.name << ": " << *input.error << "\n";
-            return 1;
-        }
-        if (files > 0 && !vm.count("explain"))
-            std::cerr << info.name << ": a file is read only with --explain\n";
-        if (vm.size() == 1 && !extra_name.empty() && vm.count(extra_name))
-            return info.extra.run(vm[extra_name].as<std::string>());
+    } catch (const po::unknown_option& e) {
+        const std::string typed = e.get_option_name();
+        for (const OtherHooksOption& other : other_hooks_options)
+            if (option_name(typed) == other.name)
+                return usage_error(info, std::string(info.name) + " does not take --" +
+                                             std::string(other.name) + " (" +
+                                             std::string(other.whose) + " do)");
+        return usage_error(info, "unknown option " + typed);
     } catch (const std::exception& e) {
-        std::cerr << info.name << ": " << e.what() << "\n";
-    } catch (...) {
+        return usage_error(info, e.what());
     }
-    usage(std::cerr);
-    return 1;
+    const std::vector<std::string> files =
+        vm.count("file") ? vm["file"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    // The modes, used one at a time; --log and a FILE belong to --explain.
+    std::vector<std::string> modes;
+    for (const char* mode : {"help", "version", "explain", "replay"})
+        if (vm.count(mode)) modes.push_back(std::string("--") + mode);
+    if (!extra_name.empty() && vm.count(extra_name)) modes.push_back("--" + extra_name);
+    if (modes.size() > 1)
+        return usage_error(info, modes[0] + " and " + modes[1] + " are used one at a time");
+    if (vm.count("log") && !vm.count("explain")) return usage_error(info, "--log needs --explain");
+    if (!files.empty() && !vm.count("explain"))
+        return usage_error(info, "a file argument ('" + utf8::repaired(files[0]) +
+                                     "') is read only with --explain");
+    if (files.size() > 1)
+        return usage_error(info,
+                           "--explain takes one payload file, not " + std::to_string(files.size()));
+    if (files.size() == 1 && vm.count("log"))
+        return usage_error(info, "--explain takes a payload file or --log FILE, not both");
+    if (modes.empty()) // `--` alone, or an empty argument list after it
+        return usage_error(info, "no option given");
+    if (vm.count("help")) {
+        usage(std::cout);
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << info.name << " (viber-hooks) " << suite_version() << "\n";
+        return 0;
+    }
+    if (vm.count("replay")) return replay(info, vm["replay"].as<std::string>());
+    if (vm.count("explain")) {
+        ExplainInput input = vm.count("log")
+                                 ? explain_input_log(vm["log"].as<std::string>(), info.name)
+                             : files.size() == 1 ? explain_input_file(files[0])
+                                                 : explain_input_stdin();
+        if (!input.error) return explain(info, std::move(input));
+        return usage_error(info, *input.error);
+    }
+    return info.extra.run(vm[extra_name].as<std::string>());
 }
 
 void answer(const Decision& decision) {
@@ -218,25 +268,33 @@ void log_call(const HookInfo& info, os::Clock::time_point start, const Decision&
         if (path == nullptr || *path == '\0') return;
         const auto micros =
             std::chrono::duration_cast<std::chrono::microseconds>(os::Clock::now() - start).count();
-        append_log(path, log_line(LogEntry{.hook = info.name,
-                                           .time = std::chrono::system_clock::now(),
-                                           .micros = micros,
-                                           .decision = decision.kind,
-                                           .reason = decision.reason,
-                                           .payload = payload ? &*payload : nullptr}));
+        if (append_log(path, log_line(LogEntry{.hook = info.name,
+                                               .time = std::chrono::system_clock::now(),
+                                               .micros = micros,
+                                               .decision = decision.kind,
+                                               .reason = decision.reason,
+                                               .payload = payload ? &*payload : nullptr})))
+            return;
+        // Said once, on stderr: stdout is the answer, and the decision and exit stay as they are.
+        std::cerr << info.name << ": " << log_variable << "=" << utf8::repaired(path)
+                  << " is not written: "
+                  << log_unwritable(path).value_or("the write failed (a full disk or a quota?)")
+                  << "\n";
     } catch (...) {
     }
 }
 
 } // namespace
 
-Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace) {
+Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace,
+                      PayloadSource source) {
     // An unread stdin is no bytes, never a null view: memmem and friends take no null pointer.
     const std::string_view bytes =
         stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view("");
     if (info.prefilter == Prefilter::viber_agent && !contains(bytes, "viber:")) {
         if (trace.on()) {
-            trace.read("stdin: " + std::to_string(bytes.size()) + " bytes");
+            if (source == PayloadSource::standard_input)
+                trace.read("stdin: " + std::to_string(bytes.size()) + " bytes");
             trace.step("the payload's bytes hold no `viber:`, so it cannot be a viber agent's "
                        "call: dismissed unparsed");
         }
@@ -245,7 +303,7 @@ Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_byt
     std::optional<json::object> payload;
     if (stdin_bytes) payload = parse_object(*stdin_bytes);
     const json::object* object = payload ? &*payload : nullptr;
-    if (trace.on()) trace_payload(trace, stdin_bytes, object);
+    if (trace.on()) trace_payload(trace, stdin_bytes, object, source);
     return info.decide(HookInput{object, bytes}, trace);
 }
 
@@ -257,7 +315,7 @@ int hook_main(int argc, char** argv, const HookInfo& info) {
         try {
             return tool_mode(argc, argv, info);
         } catch (...) {
-            return 1;
+            return 2;
         }
     }
     Decision decision;

@@ -14,6 +14,10 @@ namespace viber {
 
 struct ReplaySpec; // common/replay.hpp
 
+// Where a payload's bytes came from: hook mode reads stdin; --explain may read a file or a
+// logged call instead.
+enum class PayloadSource { standard_input, file, log };
+
 // The hook's decision on one payload. `in.payload` is null when the bytes are not a JSON
 // object (or stdin could not be read): each hook decides what that means, usually nothing.
 using Decide = Decision (*)(const HookInput& in, Trace& trace);
@@ -49,7 +53,7 @@ struct HookInfo {
 };
 
 // With no arguments: hook mode, always returning 0. With arguments: tool mode, returning 0 for
-// --help/--version and 1 (usage on stderr) for anything else, never 2.
+// --help/--version and 2 for a usage error (one line on stderr naming it, never the help).
 int hook_main(int argc, char** argv, const HookInfo& info);
 
 // True where run_hook ends hook mode with std::_Exit: every build but the sanitizer ones, which
@@ -74,7 +78,10 @@ int run_hook(int argc, char** argv, const HookInfo& info);
 // Hook mode's decision on the bytes read from stdin (nullopt: the bounded read failed): the
 // prefilter, the one parse (parse_object), then
 // `info.decide`. Exceptions propagate to the caller.
-Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace);
+// `source` is where --explain took the bytes from: only stdin's size is traced here, a file or a
+// logged call being named (with its size) by the caller.
+Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_bytes, Trace& trace,
+                      PayloadSource source = PayloadSource::standard_input);
 
 // The suite version, the same from every binary.
 std::string_view suite_version();

@@ -9,6 +9,8 @@
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 namespace viber {
 
@@ -78,8 +80,40 @@ LoggedPayload logged_payload(const std::optional<std::string>& stdin_bytes) {
     return out;
 }
 
-void append_log(const char* path, std::string_view line) {
-    os::append_to_regular_file(path, line);
+bool append_log(const char* path, std::string_view line) {
+    return os::append_to_regular_file(path, line);
+}
+
+std::optional<std::string> log_unwritable(const std::string& path) {
+    switch (os::file_kind(path)) {
+    case os::FileKind::directory:
+        return "it is a directory";
+    case os::FileKind::other:
+        return "it is not a regular file (a FIFO or a device is never written)";
+    case os::FileKind::regular:
+        if (!os::is_writable(path)) return "the file is not writable";
+        return std::nullopt;
+    case os::FileKind::missing:
+        break;
+    }
+#ifdef _WIN32
+    const std::size_t slash = path.find_last_of("/\\");
+#else
+    const std::size_t slash = path.find_last_of('/');
+#endif
+    const std::string dir = slash == std::string::npos ? std::string(".")
+                            : slash == 0               ? path.substr(0, 1)
+                                                       : path.substr(0, slash);
+    switch (os::file_kind(dir)) {
+    case os::FileKind::missing:
+        return "its directory " + utf8::repaired(dir) + " does not exist";
+    case os::FileKind::directory:
+        if (!os::is_writable(dir))
+            return "its directory " + utf8::repaired(dir) + " is not writable";
+        return std::nullopt;
+    default:
+        return utf8::repaired(dir) + " is not a directory";
+    }
 }
 
 } // namespace viber

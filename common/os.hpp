@@ -106,8 +106,13 @@ std::optional<std::time_t> mtime_seconds(const std::string& path);
 
 // Appends `bytes` to `path` in one write when it is a regular file or absent (then created): a
 // FIFO or device is never opened, and one swapped in before the open is closed unwritten. The
-// open never blocks. Errors are ignored: this is for the troubleshooting log.
-void append_to_regular_file(const char* path, std::string_view bytes);
+// open never blocks. False when nothing or not all was written: this is for the troubleshooting
+// log, whose caller only reports it.
+bool append_to_regular_file(const char* path, std::string_view bytes);
+
+// True when this process may write to `path` (a file or a directory) as its permissions stand;
+// nothing is opened or written.
+bool is_writable(const std::string& path);
 
 // A file opened for reading only when it is a regular file: the open never blocks (a FIFO or a
 // device swapped in is refused after opening without waiting for a writer), and the type is

@@ -295,22 +295,29 @@ std::optional<std::vector<std::string>> directory_names(const std::string& path,
     return names;
 }
 
-void append_to_regular_file(const char* path, std::string_view bytes) {
+bool append_to_regular_file(const char* path, std::string_view bytes) {
     // Checked before the open (an existing FIFO or device is never opened at all) and again on
     // the descriptor (a FIFO swapped in between is closed unwritten).
     struct stat before {};
-    if (::stat(path, &before) == 0 && !S_ISREG(before.st_mode)) return;
+    if (::stat(path, &before) == 0 && !S_ISREG(before.st_mode)) return false;
     const int fd =
         ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
-    if (fd < 0) return;
+    if (fd < 0) return false;
+    bool written = false;
     struct stat opened {};
     if (::fstat(fd, &opened) == 0 && S_ISREG(opened.st_mode)) {
         ssize_t put;
         do {
             put = ::write(fd, bytes.data(), bytes.size());
         } while (put < 0 && errno == EINTR);
+        written = put >= 0 && static_cast<std::size_t>(put) == bytes.size();
     }
     ::close(fd);
+    return written;
+}
+
+bool is_writable(const std::string& path) {
+    return !path.empty() && ::access(path.c_str(), W_OK) == 0;
 }
 
 std::optional<std::time_t> mtime_seconds(const std::string& path) {

@@ -228,21 +228,33 @@ std::optional<std::vector<std::string>> directory_names(const std::string& path,
     return names;
 }
 
-void append_to_regular_file(const char* path, std::string_view bytes) {
+bool append_to_regular_file(const char* path, std::string_view bytes) {
     // A named pipe or device is never opened; FILE_APPEND_DATA alone makes every write land at
     // the end, as O_APPEND does, so two hooks writing at once never overwrite each other.
     const std::string name = path;
     const FileKind kind = file_kind(name);
-    if (kind != FileKind::regular && kind != FileKind::missing) return;
+    if (kind != FileKind::regular && kind != FileKind::missing) return false;
     const HANDLE h = ::CreateFileW(widen_path(name).c_str(), FILE_APPEND_DATA,
                                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                                    OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (h == INVALID_HANDLE_VALUE) return;
+    if (h == INVALID_HANDLE_VALUE) return false;
+    bool written = false;
     if (is_regular(h, nullptr)) {
         DWORD put = 0;
-        ::WriteFile(h, bytes.data(), static_cast<DWORD>(bytes.size()), &put, nullptr);
+        written = ::WriteFile(h, bytes.data(), static_cast<DWORD>(bytes.size()), &put, nullptr) &&
+                  put == bytes.size();
     }
     ::CloseHandle(h);
+    return written;
+}
+
+bool is_writable(const std::string& path) {
+    // Windows keeps no write bit a process can test cheaply: a read-only file is the one case
+    // said here (a directory's read-only attribute does not stop files being created in it).
+    const DWORD attributes = ::GetFileAttributesW(widen_path(path).c_str());
+    if (attributes == INVALID_FILE_ATTRIBUTES) return false;
+    return (attributes & FILE_ATTRIBUTE_DIRECTORY) != 0 ||
+           (attributes & FILE_ATTRIBUTE_READONLY) == 0;
 }
 
 std::optional<std::time_t> mtime_seconds(const std::string& path) {

@@ -331,7 +331,85 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
     return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
+// What a replay that judged no call read, so that "nothing to judge" never reads as "all
+// allowed": every line of the files found, and their tool calls by name, the hook's own first.
+std::string what_was_read(const std::vector<std::string>& files, ReplayCalls calls) {
+    std::size_t lines = 0;
+    std::map<std::string, std::size_t> tools;
+    const std::string judged_tool = calls == ReplayCalls::agent_bash       ? "Bash"
+                                    : calls == ReplayCalls::exit_plan_mode ? "ExitPlanMode"
+                                                                           : "";
+    if (!judged_tool.empty()) tools[judged_tool] = 0;
+    for (const std::string& file : files) {
+        LineReader reader(file);
+        std::string line;
+        while (reader.next(line)) {
+            ++lines;
+            if (reader.too_long() || !contains(line, "tool_use")) continue;
+            const std::optional<json::object> object = parse_object(line);
+            if (!object ||
+                string_field(*object, "type") != std::optional<std::string_view>("assistant"))
+                continue;
+            for (const json::object* block : content_blocks(*object, "tool_use"))
+                if (const std::optional<std::string_view> name = string_field(*block, "name"))
+                    ++tools[utf8::repaired(*name)];
+        }
+    }
+    std::string out = "read " + plural(lines, "line", "lines") + " in " +
+                      plural(files.size(), "file", "files") + ": ";
+    std::string sep;
+    if (!judged_tool.empty()) {
+        out += plural(tools[judged_tool], judged_tool + " call", judged_tool + " calls");
+        sep = ", ";
+    }
+    for (const auto& [name, n] : tools) {
+        if (name == judged_tool) continue;
+        out += sep + plural(n, name + " call", name + " calls");
+        sep = ", ";
+    }
+    if (sep.empty()) out += "no tool calls";
+    return out;
+}
+
+// What each kind of replay judges, for the line under a replay that judged nothing.
+std::string_view what_is_judged(ReplayCalls calls) {
+    switch (calls) {
+    case ReplayCalls::agent_bash:
+        return "the Bash calls of viber agents, in <session>/subagents/agent-*.jsonl beside "
+               "<session>.jsonl";
+    case ReplayCalls::agent_stop:
+        return "each viber agent's stop, in <session>/subagents/agent-*.jsonl beside "
+               "<session>.jsonl";
+    case ReplayCalls::exit_plan_mode:
+        return "the ExitPlanMode calls of main transcripts (<session>.jsonl)";
+    case ReplayCalls::plan_prompt:
+        return "the prompts typed in plan mode in main transcripts (<session>.jsonl)";
+    }
+    return "";
+}
+
 } // namespace
+
+std::optional<std::string> not_a_transcript(const std::string& path) {
+    LineReader reader(path);
+    if (!reader.is_open()) return "not a regular file that can be read";
+    std::string line;
+    while (reader.next(line)) {
+        if (reader.too_long()) continue;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const std::string where = "line " + std::to_string(reader.number());
+        const std::optional<json::object> object = parse_object(line);
+        if (!object)
+            return where + " is not a JSON object (a transcript holds one JSON object a line)";
+        if (string_field(*object, "type")) return std::nullopt;
+        if (object->contains("hook_event_name"))
+            return where + " is a hook payload, not a transcript line (--explain FILE explains a "
+                           "payload)";
+        return where + " is a JSON object without a \"type\", not a transcript line";
+    }
+    return reader.number() == 0 ? std::string("it is empty")
+                                : std::string("it holds no line to read");
+}
 
 bool read_sessions(const std::string& path, ReplayCalls calls,
                    const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count) {
@@ -341,6 +419,10 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
     while (root.size() > 1 && (root.back() == '/' || root.back() == '\\')) root.pop_back();
     const os::FileKind kind = os::file_kind(root);
     if (kind == os::FileKind::regular) {
+        if (const std::optional<std::string> why = not_a_transcript(root)) {
+            count.refusal = "not a session transcript: " + *why;
+            return false;
+        }
         if (is_agent_file(root)) {
             agents.push_back(root);
         } else {
@@ -357,13 +439,30 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
         }
     } else if (kind == os::FileKind::directory) {
         walk(root, sessions, agents);
+        // A .jsonl file that is no transcript is passed over and counted.
+        for (std::vector<std::string>* found : {&sessions, &agents})
+            std::erase_if(*found, [&](const std::string& file) {
+                const bool other = not_a_transcript(file).has_value();
+                count.not_transcripts += other ? 1 : 0;
+                return other;
+            });
+        if (sessions.empty() && agents.empty()) {
+            count.refusal = "holds no session transcript (a .jsonl file of JSON objects with a "
+                            "\"type\", as in ~/.claude/projects/<project>/)";
+            return false;
+        }
     } else {
+        count.refusal = kind == os::FileKind::missing
+                            ? "no such file or directory"
+                            : "neither a session transcript (.jsonl) nor a directory of sessions";
         return false;
     }
     std::sort(sessions.begin(), sessions.end());
     std::sort(agents.begin(), agents.end());
     count.sessions = sessions.size();
     count.agent_files = agents.size();
+    count.files = sessions;
+    count.files.insert(count.files.end(), agents.begin(), agents.end());
     if (calls == ReplayCalls::exit_plan_mode || calls == ReplayCalls::plan_prompt) {
         for (const std::string& file : sessions) read_main_calls(file, calls, on_call, count);
         return true;
@@ -384,12 +483,18 @@ int replay(const HookInfo& info, const std::string& path) {
     if (info.replay == nullptr) {
         std::cerr << info.name
                   << ": --replay is for the hooks that judge recorded calls (plan-gate, "
-                     "plan-hints, kill-guard, shell-guard, verdict-nudge)\n";
-        return 1;
+                     "plan-hints, kill-guard, shell-guard, verdict-nudge); try --help\n";
+        return 2;
     }
     const ReplaySpec& spec = *info.replay;
-    std::cout << info.name << " --replay " << utf8::repaired(path) << "\n";
-    if (!spec.note.empty()) std::cout << spec.note << "\n";
+    // The heading is printed once the path is known to hold a transcript: a refusal is one line.
+    bool headed = false;
+    const auto heading = [&] {
+        if (headed) return;
+        headed = true;
+        std::cout << info.name << " --replay " << utf8::repaired(path) << "\n";
+        if (!spec.note.empty()) std::cout << spec.note << "\n";
+    };
     std::map<std::string, std::size_t> decisions;
     std::map<std::string, std::size_t> labels;
     std::size_t judged = 0;
@@ -398,6 +503,7 @@ int replay(const HookInfo& info, const std::string& path) {
     const bool found = read_sessions(
         path, spec.calls,
         [&](const ReplayCall& call) {
+            heading();
             if (call.file != current_file) {
                 current_file = call.file;
                 std::cout << "\n"
@@ -458,10 +564,12 @@ int replay(const HookInfo& info, const std::string& path) {
         },
         count);
     if (!found) {
-        std::cerr << info.name << ": --replay " << path
-                  << ": neither a session transcript (.jsonl) nor a directory of sessions\n";
-        return 1;
+        std::cerr << info.name << ": --replay " << utf8::repaired(path) << ": " << count.refusal
+                  << "; give a session file (<session>.jsonl) or a directory such as "
+                     "~/.claude/projects/<project>/\n";
+        return 2;
     }
+    heading();
     std::string summary = "\nSummary: " + plural(count.sessions, "session", "sessions") + ", ";
     if (spec.judge == nullptr)
         summary += plural(count.agent_files, "agent file", "agent files") + " (" +
@@ -486,7 +594,14 @@ int replay(const HookInfo& info, const std::string& path) {
         summary += "; " + plural(count.calls_left, "earlier call", "earlier calls") +
                    " not judged (the last " + std::to_string(judged_main_calls) +
                    " of a session are)";
+    if (count.not_transcripts > 0)
+        summary += "; " + plural(count.not_transcripts, ".jsonl file", ".jsonl files") +
+                   " that are no transcript passed over";
     std::cout << summary << "\n";
+    if (judged == 0)
+        std::cout << "No call to judge (this is not \"all allowed\"): "
+                  << what_was_read(count.files, spec.calls) << "; " << info.name << " judges "
+                  << what_is_judged(spec.calls) << "\n";
     if (spec.judge == nullptr && count.agent_files > 0 && count.viber_agent_files == 0 &&
         judged == 0)
         std::cout << "(no agent file named a viber agent: its agent-*.meta.json gives the type)\n";

@@ -9,8 +9,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace viber {
 
@@ -68,7 +70,17 @@ struct ReplayCount {
     std::size_t viber_agent_files = 0; // of which a viber agent's
     std::size_t long_lines = 0;        // lines over the cap, passed over
     std::size_t calls_left = 0;        // main-transcript calls before the last ones, not judged
+    std::size_t not_transcripts = 0;   // .jsonl files under a directory that are no transcript
+    std::vector<std::string> files;    // the transcripts and agent files found, in path order
+    // Why `path` was not read (not a transcript, no transcript in the directory, neither a file
+    // nor a directory); "" when it was.
+    std::string refusal;
 };
+
+// Why the file at `path` is not a Claude Code session transcript (JSONL: one JSON object with a
+// string `type` a line; the first line that is not blank or over the cap is looked at), or
+// nullopt when it is one.
+std::optional<std::string> not_a_transcript(const std::string& path);
 
 // A main transcript's calls are judged each on the transcript read again up to it: at most this
 // many of a session's (its last ones), so a replay costs at most that many reads of a session.
@@ -77,12 +89,14 @@ inline constexpr std::size_t judged_main_calls = 64;
 // Streams the sessions under `path` (a session transcript with its `<session>/subagents/`, one
 // agent file, or a directory searched for both, e.g. ~/.claude/projects/<project>/) and calls
 // `on_call` with each call of `calls`, in path order. Nothing read is run: the caller only
-// passes the payload to a decision. False when `path` is neither a file nor a directory.
+// passes the payload to a decision. False, with `count.refusal` saying why, when `path` is
+// neither a transcript nor a directory holding one.
 bool read_sessions(const std::string& path, ReplayCalls calls,
                    const std::function<void(const ReplayCall&)>& on_call, ReplayCount& count);
 
 // Tool mode's --replay: every call printed with its agent, command or event, decision and label,
-// then a summary count. 0, or 1 (message on stderr) for a hook without replay or a bad path.
+// then a summary count; when no call was judged, what was read (lines, tool calls by name). 0, or
+// 2 (one line on stderr) for a hook without replay or a path that holds no transcript.
 int replay(const HookInfo& info, const std::string& path);
 
 } // namespace viber

@@ -3,8 +3,8 @@
 //
 // Contract:
 //   argv    none: hook mode. --help, --version, --explain, --replay PATH (docs/contract.md,
-//           "Tool mode"; docs/guide.md, "Replay"): tool mode, exit 0. Anything else: usage on
-//           stderr, exit 1.
+//           "Tool mode"; docs/guide.md, "Replay"): tool mode, exit 0. Anything else: one line on
+//           stderr naming the misuse, exit 2.
 //   cwd     not used; the payload's `cwd` names the project
 //   env     CLAUDE_PLUGIN_ROOT (docs/contract.md, "Finding files") to find scripts/config.sh and
 //           name references/. VIBER_HOOKS_LOG: appends one line per call (docs/contract.md,

@@ -3,8 +3,8 @@
 //
 // Contract:
 //   argv    none: hook mode. --help, --version, --explain, --replay PATH (docs/contract.md,
-//           "Tool mode"; docs/guide.md, "Replay"): tool mode, exit 0. Anything else: usage on
-//           stderr, exit 1.
+//           "Tool mode"; docs/guide.md, "Replay"): tool mode, exit 0. Anything else: one line on
+//           stderr naming the misuse, exit 2.
 //   cwd     not used.
 //   env     CLAUDE_PLUGIN_ROOT: where hooks/content/plan-hints.md is looked for first
 //           (docs/contract.md, "Finding files"). VIBER_HOOKS_LOG: appends one line per call

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # install.sh: puts this suite's hooks in place of an installed viber plugin's hooks, and back.
 #
-# usage: install.sh [--uninstall] PLUGIN_DIR
+# usage: install.sh [--uninstall] [PLUGIN_DIR]
 #
 # Contract:
 #   argv   PLUGIN_DIR: the viber plugin's root, the directory holding .claude-plugin/plugin.json
 #          whose "name" is "viber" (under ~/.claude/plugins/). --uninstall: put the original back.
+#          Without PLUGIN_DIR the viber plugin is looked for where Claude Code installs plugins:
+#          ${CLAUDE_CONFIG_DIR:-$HOME/.claude}/plugins/cache/*/viber/* (the copies Claude Code
+#          runs), else plugins/marketplaces/*/ (up to three levels down). One found: it is named
+#          and used. Several: they are listed and nothing is done (exit 2): give one. None: how
+#          to get viber (/plugin in Claude Code) or to try the hooks with claude --plugin-dir
+#          (exit 2). For --uninstall only the ones holding a backup count.
+#   env    CLAUDE_CONFIG_DIR, HOME: where Claude Code keeps its plugins.
 #   reads  the hooks to install from the tree this script sits in: <tree>/hooks/ when it holds
 #          bin/ (an unpacked release archive, an installed tree such as dist/), else
 #          <tree>/dist/hooks/ (a checkout after `bash scripts/setup-and-demo.sh`).
@@ -17,13 +24,14 @@
 #          directory is removed. Nothing else under PLUGIN_DIR is touched: the plugin's
 #          register.tsx, scripts/config.sh and skills/ stay and the hooks read them from there.
 #   exit   0 done; 1 refused (not a viber plugin, nothing to install, nothing to restore), with
-#          the reason on stderr; 2 usage.
+#          the reason on stderr; 2 usage, or no single viber plugin found to act on.
 set -euo pipefail
 
 me="install.sh"
 usage() {
-  echo "usage: $me [--uninstall] PLUGIN_DIR" >&2
-  echo "  PLUGIN_DIR: the installed viber plugin's root (it holds .claude-plugin/plugin.json)" >&2
+  echo "usage: $me [--uninstall] [PLUGIN_DIR]" >&2
+  echo "  PLUGIN_DIR: the installed viber plugin's root (it holds .claude-plugin/plugin.json);" >&2
+  echo "  without it, the one viber plugin under ~/.claude/plugins/ is used" >&2
   exit 2
 }
 
@@ -39,12 +47,68 @@ for arg in "$@"; do
       plugin="$arg" ;;
   esac
 done
-[ -n "$plugin" ] || usage
 
 refuse() {
   echo "$me: $*" >&2
   exit 1
 }
+
+is_viber_manifest() {
+  [ -f "$1" ] && grep -Eq '"name"[[:space:]]*:[[:space:]]*"viber"' "$1"
+}
+
+# The viber plugins Claude Code holds, one root a line: the cache copies it runs, else the
+# marketplace clones (a marketplace may keep its plugin at its root or a few levels down).
+find_plugins() {
+  local plugins="${CLAUDE_CONFIG_DIR:-$HOME/.claude}/plugins" manifest found=""
+  for manifest in "$plugins"/cache/*/viber/*/.claude-plugin/plugin.json; do
+    is_viber_manifest "$manifest" || continue
+    found="$found$(cd "$(dirname "$manifest")/.." && pwd -P)"$'\n'
+  done
+  if [ -z "$found" ]; then
+    for manifest in "$plugins"/marketplaces/*/.claude-plugin/plugin.json \
+      "$plugins"/marketplaces/*/*/.claude-plugin/plugin.json \
+      "$plugins"/marketplaces/*/*/*/.claude-plugin/plugin.json; do
+      is_viber_manifest "$manifest" || continue
+      found="$found$(cd "$(dirname "$manifest")/.." && pwd -P)"$'\n'
+    done
+  fi
+  printf '%s' "$found" | LC_ALL=C sort -u
+}
+
+if [ -z "$plugin" ]; then
+  plugins_dir="${CLAUDE_CONFIG_DIR:-$HOME/.claude}/plugins"
+  found="$(find_plugins)"
+  if [ -z "$found" ]; then
+    here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+    try="dist"
+    [ -d "$here/hooks/bin" ] && try="$here"
+    echo "$me: no viber plugin found under $plugins_dir (cache/*/viber/*, marketplaces/)" >&2
+    echo "$me: get viber in Claude Code with /plugin (its marketplace), then run this again;" >&2
+    echo "$me: or try the hooks without installing: claude --plugin-dir $try" >&2
+    exit 2
+  fi
+  if [ "$mode" = uninstall ]; then
+    installed=""
+    while IFS= read -r candidate; do
+      [ -d "$candidate/.viber-hooks-backup" ] && installed="$installed$candidate"$'\n'
+    done <<< "$found"
+    [ -n "$installed" ] ||
+      refuse "nothing to restore: the suite is not installed in any viber plugin found (${found//$'\n'/ })"
+    found="$(printf '%s' "$installed")"
+  fi
+  if [ "$(printf '%s\n' "$found" | wc -l)" -gt 1 ]; then
+    echo "$me: several viber plugins found; give one as the argument:" >&2
+    flag=""
+    [ "$mode" = uninstall ] && flag="--uninstall "
+    while IFS= read -r candidate; do
+      echo "  bash $0 $flag$candidate" >&2
+    done <<< "$found"
+    exit 2
+  fi
+  plugin="$found"
+  echo "$me: the viber plugin found: $plugin"
+fi
 
 [ -d "$plugin" ] || refuse "$plugin is not a directory"
 plugin="$(cd "$plugin" && pwd -P)"

@@ -2,10 +2,12 @@
 //
 // Contract:
 //   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
-//           mode, exit 0. Anything else: usage on stderr, exit 1.
+//           mode, exit 0. Anything else: one line on stderr naming the
+//           misuse, exit 2.
 //   cwd     not used; the payload's `cwd` names the project.
-//   env     CLAUDE_PLUGIN_ROOT: its last segment is the version in the banner (`dev` when unset or
-//           empty), and it is where plugin files are looked for first (docs/contract.md,
+//   env     CLAUDE_PLUGIN_ROOT: the plugin directory (else the binary's ../..), whose last segment
+//           is the version in the banner (`dev` when neither gives one), and where plugin files
+//           are looked for first (docs/contract.md,
 //           "Finding files"). VIBER_HOOKS_LOG: appends one line per call (docs/contract.md,
 //           "The troubleshooting log").
 //   reads   hooks/content/manifest.md and skills/setup/templates/viber.yml (the finding-files

@@ -45,7 +45,7 @@ std::string plugin_version(std::optional<std::string_view> plugin_root) {
     // A Windows-style root (C:\plugins\viber\1.2.0\) names its version the same way.
     while (!root.empty() && paths::is_separator(root.back())) root.remove_suffix(1);
     const std::string_view last = paths::last_segment(root);
-    return last.empty() ? "dev" : std::string(last);
+    return last.empty() || last == "." || last == ".." ? "dev" : std::string(last);
 }
 
 Schema schema_of(std::string_view yml) {
@@ -134,16 +134,34 @@ std::string project_config_path(const std::string& cwd) {
     return cwd + std::string(rel);
 }
 
+namespace {
+
+// The plugin directory the banner names, found as every plugin file is (SPEC §1, "Finding
+// files"): run by hand from an install, the banner names that install, not `dev`.
+std::optional<std::string> plugin_directory() {
+    try {
+        std::string root = plugin_root();
+        if (!root.empty()) return root;
+    } catch (...) {
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 Inputs gather(const std::optional<std::string>& cwd, Trace& trace) {
     Inputs inputs;
     const std::string manifest_path = plugin_file(manifest_file);
     inputs.manifest = read_regular_file(manifest_path);
     trace.read_file("manifest", manifest_path, inputs.manifest);
-    if (const char* root = std::getenv("CLAUDE_PLUGIN_ROOT"); root != nullptr && *root != '\0')
-        inputs.plugin_root = root;
-    if (trace.on())
-        trace.read(inputs.plugin_root ? "CLAUDE_PLUGIN_ROOT: " + *inputs.plugin_root
-                                      : std::string("CLAUDE_PLUGIN_ROOT: unset or empty"));
+    inputs.plugin_root = plugin_directory();
+    if (trace.on()) {
+        const char* env = std::getenv("CLAUDE_PLUGIN_ROOT");
+        const bool from_env = env != nullptr && *env != '\0';
+        trace.read("plugin directory: " + inputs.plugin_root.value_or("(none)") +
+                   (from_env ? " (CLAUDE_PLUGIN_ROOT)"
+                             : " (CLAUDE_PLUGIN_ROOT unset or empty: the executable's ../..)"));
+    }
     // Without a project file there is no note, so the template is read only when it matters.
     if (cwd) {
         const std::string project_path = project_config_path(*cwd);
@@ -166,7 +184,7 @@ void explain_steps(const Inputs& inputs, const std::optional<std::string>& cwd, 
                plugin_version(inputs.plugin_root
                                   ? std::optional<std::string_view>(*inputs.plugin_root)
                                   : std::nullopt) +
-               " (the last segment of CLAUDE_PLUGIN_ROOT; dev when unset)");
+               " (the last segment of the plugin directory; dev when there is none)");
     if (!cwd)
         trace.step("no cwd in the payload: no project config, so no schema note");
     else if (!inputs.project_yml)
@@ -215,10 +233,10 @@ Decision fail_open() {
         return decide(HookInput{}, off);
     } catch (...) {
     }
-    const char* root = std::getenv("CLAUDE_PLUGIN_ROOT");
-    std::optional<std::string_view> plugin_root;
-    if (root != nullptr && *root != '\0') plugin_root = root;
-    return as_decision(session_start(std::nullopt, "viber loaded " + plugin_version(plugin_root)));
+    const std::optional<std::string> root = plugin_directory();
+    return as_decision(session_start(
+        std::nullopt, "viber loaded " + plugin_version(root ? std::optional<std::string_view>(*root)
+                                                            : std::nullopt)));
 }
 
 } // namespace viber::session_start_hook

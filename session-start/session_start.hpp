@@ -17,7 +17,9 @@ namespace viber::session_start_hook {
 struct Inputs {
     // Bytes of manifest.md; nullopt when missing or unreadable.
     std::optional<std::string> manifest;
-    // CLAUDE_PLUGIN_ROOT; nullopt when unset or empty.
+    // The plugin directory as every file lookup finds it (common/plugin_paths.hpp):
+    // CLAUDE_PLUGIN_ROOT when set and non-empty, else <exe dir>/../..; nullopt when neither
+    // gives one.
     std::optional<std::string> plugin_root;
     // Bytes of the project's .claude/viber.yml; nullopt when there is none to read.
     std::optional<std::string> project_yml;

@@ -4,7 +4,8 @@
 // Contract:
 //   argv   none: hook mode. --help, --version, --explain [FILE], --explain --log FILE[:LINE],
 //          --replay PATH (docs/contract.md, "Tool mode"), --commands-json[=text]
-//          (docs/command-model.md): tool mode, exit 0. Anything else: usage on stderr, exit 1.
+//          (docs/command-model.md): tool mode, exit 0. Anything else: one line
+//          on stderr naming the misuse, exit 2.
 //   cwd    not used (the payload's `cwd` is)
 //   env    HOME, when a write target opens with `~` or `$HOME`. VIBER_HOOKS_LOG: appends one line
 //          per call (docs/contract.md, "The troubleshooting log").

@@ -2,7 +2,8 @@
 //
 // Contract:
 //   argv    none: hook mode. --help, --version, --explain (docs/contract.md, "Tool mode"): tool
-//           mode, exit 0. Anything else: usage on stderr, exit 1.
+//           mode, exit 0. Anything else: one line on stderr naming the
+//           misuse, exit 2.
 //   cwd     not used.
 //   env     VIBER_HOOKS_LOG: appends one line per call (docs/contract.md, "The troubleshooting
 //           log").

@@ -100,8 +100,64 @@ bash "$install" "$bare" > /dev/null || fail "install into a plugin without hooks
 bash "$install" --uninstall "$bare" > /dev/null || fail "uninstall from the bare plugin exited $?"
 [ "$(listing "$bare")" = "$bare_before" ] || fail "the bare plugin is not as it was"
 
+# 6. No directory given: the viber plugin is found under a scratch HOME's ~/.claude/plugins/.
+home="$scratch/home"
+plugins="$home/.claude/plugins"
+mkdir -p "$home"
+run_found() { env -u CLAUDE_CONFIG_DIR HOME="$home" bash "$install" "$@"; }
+viber_at() {
+  mkdir -p "$1/.claude-plugin" "$1/hooks"
+  printf '{"name": "viber", "version": "%s"}\n' "$(basename "$1")" > "$1/.claude-plugin/plugin.json"
+  printf '{"hooks":{}}\n' > "$1/hooks/hooks.json"
+}
+#   none: how to get viber, and claude --plugin-dir; exit 2, nothing written.
+status=0
+out="$(run_found 2>&1)" || status=$?
+[ "$status" -eq 2 ] || fail "no viber plugin under HOME: exit $status, not 2"
+grep -q "no viber plugin found under $plugins" <<< "$out" || fail "none found not said: $out"
+grep -q "/plugin" <<< "$out" || fail "none found does not say how to get viber: $out"
+grep -q "claude --plugin-dir" <<< "$out" || fail "none found does not name claude --plugin-dir: $out"
+[ ! -e "$home/.claude" ] || fail "a search with nothing found wrote under HOME"
+#   a marketplace clone alone counts, and another plugin does not.
+mkdir -p "$plugins/cache/m/other/1.0.0/.claude-plugin"
+printf '{"name":"other"}\n' > "$plugins/cache/m/other/1.0.0/.claude-plugin/plugin.json"
+market="$plugins/marketplaces/viber-market/plugins/viber"
+viber_at "$market"
+status=0
+out="$(run_found 2>&1)" || status=$?
+[ "$status" -eq 0 ] || fail "one viber plugin in a marketplace: exit $status, not 0: $out"
+grep -q "the viber plugin found: $market" <<< "$out" || fail "the one found is not named: $out"
+[ "$(listing "$market/hooks")" = "$(listing "$tree/hooks")" ] ||
+  fail "the one found did not get the suite's hooks"
+#   one in the cache (the copy Claude Code runs) is preferred over the marketplace clone.
+cached="$plugins/cache/viber-market/viber/2.3.0"
+viber_at "$cached"
+cached_before="$(listing "$cached")"
+status=0
+out="$(run_found 2>&1)" || status=$?
+[ "$status" -eq 0 ] || fail "one viber plugin in the cache: exit $status, not 0: $out"
+grep -q "the viber plugin found: $cached" <<< "$out" || fail "the cached one is not named: $out"
+[ "$(listing "$cached/hooks")" = "$(listing "$tree/hooks")" ] ||
+  fail "the cached one did not get the suite's hooks"
+#   --uninstall with no directory: the one holding a backup, in the cache.
+run_found --uninstall > /dev/null 2>&1 || fail "uninstall with no directory exited $?"
+[ "$(listing "$cached")" = "$cached_before" ] || fail "uninstall with no directory did not restore"
+#   two: listed, nothing done, exit 2.
+second="$plugins/cache/viber-market/viber/2.4.0"
+viber_at "$second"
+second_before="$(listing "$second")"
+status=0
+out="$(run_found 2>&1)" || status=$?
+[ "$status" -eq 2 ] || fail "two viber plugins: exit $status, not 2"
+grep -q "several viber plugins found" <<< "$out" || fail "two found not said: $out"
+for candidate in "$cached" "$second"; do
+  grep -q "$candidate\$" <<< "$out" || fail "$candidate is not listed: $out"
+done
+[ "$(listing "$cached")" = "$cached_before" ] || fail "with two found, $cached was changed"
+[ "$(listing "$second")" = "$second_before" ] || fail "with two found, $second was changed"
+
 if [ "$failures" -ne 0 ]; then
   echo "install_test: $failures failures"
   exit 1
 fi
-echo "install_test: install twice, uninstall, byte-for-byte restore and refusals as expected"
+echo "install_test: install twice, uninstall, byte-for-byte restore, refusals, and finding zero, one and two viber plugins as expected"

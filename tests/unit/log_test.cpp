@@ -99,9 +99,11 @@ BOOST_AUTO_TEST_CASE(every_kind_is_named) {
 BOOST_AUTO_TEST_CASE(append_creates_then_appends_to_a_regular_file) {
     viber::testing::ScratchDir dir;
     const std::string path = dir / "hooks.log";
-    viber::append_log(path.c_str(), "one\n");
-    viber::append_log(path.c_str(), "two\n");
+    BOOST_TEST(!viber::log_unwritable(path).has_value()); // absent, in a writable directory
+    BOOST_TEST(viber::append_log(path.c_str(), "one\n"));
+    BOOST_TEST(viber::append_log(path.c_str(), "two\n"));
     BOOST_TEST(read_file(path) == "one\ntwo\n");
+    BOOST_TEST(!viber::log_unwritable(path).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(append_leaves_a_fifo_a_directory_and_a_missing_directory_alone,
@@ -109,10 +111,16 @@ BOOST_AUTO_TEST_CASE(append_leaves_a_fifo_a_directory_and_a_missing_directory_al
     viber::testing::ScratchDir dir;
     const std::string fifo = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    viber::append_log(fifo.c_str(), "x\n"); // returns at once: no reader, nothing opened
-    viber::append_log(dir.path().c_str(), "x\n");
+    BOOST_TEST(!viber::append_log(fifo.c_str(), "x\n")); // at once: no reader, nothing opened
+    BOOST_TEST(!viber::append_log(dir.path().c_str(), "x\n"));
     const std::string nowhere = dir / "no/such/dir/log";
-    viber::append_log(nowhere.c_str(), "x\n");
+    BOOST_TEST(!viber::append_log(nowhere.c_str(), "x\n"));
+    // Each failure has its reason, found without writing.
+    BOOST_TEST(viber::log_unwritable(fifo).value_or("") ==
+               "it is not a regular file (a FIFO or a device is never written)");
+    BOOST_TEST(viber::log_unwritable(dir.path()).value_or("") == "it is a directory");
+    BOOST_TEST(viber::log_unwritable(nowhere).value_or("") ==
+               "its directory " + (dir / "no/such/dir") + " does not exist");
     struct stat info {};
     BOOST_TEST(::stat(nowhere.c_str(), &info) != 0);
 }

@@ -1,6 +1,7 @@
 // session_start_test.cpp: the SessionStart decision of docs/session-start.md, one case per rule.
 #define BOOST_TEST_MODULE session_start
 #include "common/output.hpp"
+#include "common/plugin_paths.hpp"
 #include "common/utf8.hpp"
 #include "session-start/session_start.hpp"
 #include "support/environment.hpp"
@@ -90,9 +91,12 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(version)
 
-BOOST_AUTO_TEST_CASE(unset_or_empty_is_dev) {
+// `dev` only when no plugin directory is found, or it names no version (a relative `..`).
+BOOST_AUTO_TEST_CASE(no_directory_is_dev) {
     BOOST_TEST(hook::plugin_version(std::nullopt) == "dev");
     BOOST_TEST(hook::plugin_version(std::string_view("")) == "dev");
+    BOOST_TEST(hook::plugin_version(std::string_view("..")) == "dev");
+    BOOST_TEST(hook::plugin_version(std::string_view("/")) == "dev");
 }
 
 BOOST_AUTO_TEST_CASE(the_last_segment_is_the_version) {
@@ -370,9 +374,14 @@ BOOST_AUTO_TEST_CASE(gather_without_cwd_reads_no_yml) {
     BOOST_TEST(!inputs.template_yml);
 }
 
-BOOST_AUTO_TEST_CASE(an_empty_plugin_root_is_unset) {
+// An empty CLAUDE_PLUGIN_ROOT counts as unset: the plugin directory is the executable's ../..,
+// as for every other plugin file.
+BOOST_AUTO_TEST_CASE(an_empty_plugin_root_is_the_executables_directory) {
     PluginRootEnv env("");
-    BOOST_TEST(!gather(std::nullopt).plugin_root);
+    const std::optional<std::string> root = gather(std::nullopt).plugin_root;
+    BOOST_REQUIRE(root.has_value());
+    BOOST_TEST(*root == viber::plugin_root());
+    BOOST_TEST(!root->empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_bad_payload_still_gives_the_banner) {
@@ -395,5 +404,7 @@ BOOST_AUTO_TEST_CASE(fail_open_still_prints_the_banner) {
     PluginRootEnv env("");
     const auto answer = hook::fail_open().answer;
     BOOST_REQUIRE(answer);
-    BOOST_TEST(answer->as_object().at("systemMessage").as_string() == "viber loaded dev");
+    const std::string root = viber::plugin_root();
+    BOOST_TEST(answer->as_object().at("systemMessage").as_string() ==
+               "viber loaded " + root.substr(root.find_last_of('/') + 1));
 }

@@ -264,7 +264,7 @@ BOOST_AUTO_TEST_CASE(tool_mode) {
     RunOptions bad;
     bad.args = {"--bogus"};
     const RunResult b = run_process(f.tree.binary(), bad);
-    BOOST_TEST(b.exit_code == 1);
+    BOOST_TEST(b.exit_code == 2);
     BOOST_TEST(b.out == "");
     BOOST_TEST(!b.err.empty());
 }

@@ -58,6 +58,13 @@ struct Fixture {
                                             {"source", "startup"}});
     }
     std::string payload() const { return payload(repo.path()); }
+
+    // The banner with CLAUDE_PLUGIN_ROOT unset: the plugin directory is the binary's ../.., the
+    // tree itself, named by its last segment as an installed version is.
+    std::string loaded() const {
+        const std::string& root = plugin.path();
+        return "viber loaded " + root.substr(root.find_last_of('/') + 1);
+    }
 };
 
 // The one line the hook printed, checked for shape, parsed.
@@ -106,7 +113,8 @@ BOOST_AUTO_TEST_CASE(the_manifest_goes_in_verbatim_with_trailing_newlines_cut) {
         result.out ==
         "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"<"
         "viber-hooks>\\n  "
-        "\\\"rules\\\" \\\\ here\\t\\n</viber-hooks>\"},\"systemMessage\":\"viber loaded dev\"}\n");
+        "\\\"rules\\\" \\\\ here\\t\\n</viber-hooks>\"},\"systemMessage\":\"" +
+            f.loaded() + "\"}\n");
     BOOST_TEST(result.exit_code == 0);
     BOOST_TEST(result.err.empty());
 }
@@ -122,7 +130,8 @@ BOOST_AUTO_TEST_CASE(an_empty_manifest_is_no_context_key) {
     f.plugin.write(manifest_rel, "");
     const RunResult result = f.run(f.payload());
     BOOST_TEST(result.out == "{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\"},"
-                             "\"systemMessage\":\"viber loaded dev\"}\n");
+                             "\"systemMessage\":\"" +
+                                 f.loaded() + "\"}\n");
 }
 
 BOOST_AUTO_TEST_CASE(a_whitespace_only_manifest_is_no_context_key) {
@@ -130,14 +139,14 @@ BOOST_AUTO_TEST_CASE(a_whitespace_only_manifest_is_no_context_key) {
     f.plugin.write(manifest_rel, " \n\t \r\n\n");
     const auto got = answer(f.run(f.payload()));
     BOOST_TEST(!context(got));
-    BOOST_TEST(banner(got) == "viber loaded dev");
+    BOOST_TEST(banner(got) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_manifest_is_no_context_key) {
     Fixture f;
     const auto got = answer(f.run(f.payload()));
     BOOST_TEST(!context(got));
-    BOOST_TEST(banner(got) == "viber loaded dev");
+    BOOST_TEST(banner(got) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_fifo_is_skipped_without_blocking,
@@ -147,7 +156,7 @@ BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_fifo_is_skipped_without_blocking,
     BOOST_REQUIRE(::mkfifo((f.plugin / manifest_rel).c_str(), 0600) == 0);
     const auto got = answer(f.run(f.payload()));
     BOOST_TEST(!context(got));
-    BOOST_TEST(banner(got) == "viber loaded dev");
+    BOOST_TEST(banner(got) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_directory_is_skipped) {
@@ -155,7 +164,7 @@ BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_directory_is_skipped) {
     f.plugin.mkdir(manifest_rel);
     const auto got = answer(f.run(f.payload()));
     BOOST_TEST(!context(got));
-    BOOST_TEST(banner(got) == "viber loaded dev");
+    BOOST_TEST(banner(got) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(a_manifest_that_is_a_dangling_link_is_skipped,
@@ -177,7 +186,7 @@ BOOST_AUTO_TEST_CASE(an_unreadable_manifest_is_skipped,
     BOOST_REQUIRE(::symlink("/proc/self/mem", (f.plugin / manifest_rel).c_str()) == 0);
     const auto got = answer(f.run(f.payload()));
     BOOST_TEST(!context(got));
-    BOOST_TEST(banner(got) == "viber loaded dev");
+    BOOST_TEST(banner(got) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(claude_plugin_root_holding_the_manifest_wins) {
@@ -204,15 +213,16 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(version)
 
-BOOST_AUTO_TEST_CASE(unset_is_dev) {
+// Unset, the plugin directory is found as every plugin file is (<exe dir>/../..): the banner
+// names the tree the binary runs from, as `viber loaded dist` from a checkout's dist/.
+BOOST_AUTO_TEST_CASE(unset_is_the_directory_the_binary_runs_from) {
     Fixture f;
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
-BOOST_AUTO_TEST_CASE(empty_is_dev) {
+BOOST_AUTO_TEST_CASE(empty_is_the_directory_the_binary_runs_from) {
     Fixture f;
-    BOOST_TEST(banner(answer(f.run(f.payload(), {{"CLAUDE_PLUGIN_ROOT", ""}}))) ==
-               "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload(), {{"CLAUDE_PLUGIN_ROOT", ""}}))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(the_last_segment_is_the_version) {
@@ -245,7 +255,7 @@ BOOST_AUTO_TEST_CASE(project_lower_than_the_template) {
     Fixture f;
     f.plugin.write(template_rel, "schema: 2\nplanning:\n  plain-plan-review: false\n");
     f.repo.write(yml_rel, "schema: 1\n");
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev" + lower_note);
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded() + lower_note);
 }
 
 BOOST_AUTO_TEST_CASE(project_higher_than_the_template) {
@@ -260,7 +270,7 @@ BOOST_AUTO_TEST_CASE(equal_numbers_give_the_plain_banner) {
     Fixture f;
     f.plugin.write(template_rel, "schema: 7\n");
     f.repo.write(yml_rel, "schema: 007\r\n");
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(the_project_file_at_the_git_top_level_is_used_from_a_subdirectory) {
@@ -270,7 +280,7 @@ BOOST_AUTO_TEST_CASE(the_project_file_at_the_git_top_level_is_used_from_a_subdir
     const std::string sub = f.repo.mkdir("src/deep");
     f.repo.write("src/deep/.claude/viber.yml",
                  "schema: 2\n"); // not the project file: the top's exists
-    BOOST_TEST(banner(answer(f.run(f.payload(sub)))) == "viber loaded dev" + lower_note);
+    BOOST_TEST(banner(answer(f.run(f.payload(sub)))) == f.loaded() + lower_note);
 }
 
 BOOST_AUTO_TEST_CASE(without_a_file_at_the_top_the_cwd_file_is_used) {
@@ -278,7 +288,7 @@ BOOST_AUTO_TEST_CASE(without_a_file_at_the_top_the_cwd_file_is_used) {
     f.plugin.write(template_rel, "schema: 2\n");
     const std::string sub = f.repo.mkdir("pkg");
     f.repo.write("pkg/.claude/viber.yml", "schema: 3\n");
-    BOOST_TEST(banner(answer(f.run(f.payload(sub)))) == "viber loaded dev" + higher_note);
+    BOOST_TEST(banner(answer(f.run(f.payload(sub)))) == f.loaded() + higher_note);
 }
 
 BOOST_AUTO_TEST_CASE(without_a_git_top_level_the_cwd_file_is_used) {
@@ -286,7 +296,7 @@ BOOST_AUTO_TEST_CASE(without_a_git_top_level_the_cwd_file_is_used) {
     f.plugin.write(template_rel, "schema: 2\n");
     ScratchDir plain;
     plain.write(yml_rel, "schema: 1\n");
-    BOOST_TEST(banner(answer(f.run(f.payload(plain.path())))) == "viber loaded dev" + lower_note);
+    BOOST_TEST(banner(answer(f.run(f.payload(plain.path())))) == f.loaded() + lower_note);
 }
 
 BOOST_AUTO_TEST_CASE(a_project_file_without_a_schema_line_is_at_schema_0) {
@@ -294,8 +304,8 @@ BOOST_AUTO_TEST_CASE(a_project_file_without_a_schema_line_is_at_schema_0) {
     f.plugin.write(template_rel, "schema: 2\n");
     f.repo.write(yml_rel, "planning:\n  schema: 9\n");
     BOOST_TEST(banner(answer(f.run(f.payload()))) ==
-               "viber loaded dev - .claude/viber.yml is at schema 0, this version expects 2: run "
-               "/viber:setup");
+               f.loaded() + " - .claude/viber.yml is at schema 0, this version expects 2: run "
+                            "/viber:setup");
 }
 
 BOOST_AUTO_TEST_CASE(a_non_numeric_schema_is_0) {
@@ -303,27 +313,27 @@ BOOST_AUTO_TEST_CASE(a_non_numeric_schema_is_0) {
     f.plugin.write(template_rel, "schema: 2\n");
     f.repo.write(yml_rel, "schema: two\n");
     BOOST_TEST(banner(answer(f.run(f.payload()))) ==
-               "viber loaded dev - .claude/viber.yml is at schema 0, this version expects 2: run "
-               "/viber:setup");
+               f.loaded() + " - .claude/viber.yml is at schema 0, this version expects 2: run "
+                            "/viber:setup");
 }
 
 BOOST_AUTO_TEST_CASE(no_project_file_gives_the_plain_banner) {
     Fixture f;
     f.plugin.write(template_rel, "schema: 2\n");
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(no_template_gives_the_plain_banner) {
     Fixture f;
     f.repo.write(yml_rel, "schema: 1\n");
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(an_unreadable_template_gives_the_plain_banner) {
     Fixture f;
     f.plugin.mkdir(template_rel); // a directory where the template should be
     f.repo.write(yml_rel, "schema: 1\n");
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(a_project_file_that_is_a_fifo_has_no_schema,
@@ -332,7 +342,7 @@ BOOST_AUTO_TEST_CASE(a_project_file_that_is_a_fifo_has_no_schema,
     f.plugin.write(template_rel, "schema: 2\n");
     f.repo.mkdir(".claude");
     BOOST_REQUIRE(::mkfifo((f.repo / yml_rel).c_str(), 0600) == 0);
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(the_template_comes_from_claude_plugin_root_first) {
@@ -352,7 +362,7 @@ BOOST_AUTO_TEST_CASE(no_cwd_gives_the_plain_banner) {
     f.repo.write(yml_rel,
                  "schema: 1\n"); // also the process cwd: still not read without a payload cwd
     BOOST_TEST(banner(answer(f.run(R"({"hook_event_name":"SessionStart","source":"startup"})"))) ==
-               "viber loaded dev");
+               f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(the_source_is_not_filtered) {
@@ -372,7 +382,7 @@ BOOST_AUTO_TEST_SUITE(context_cap)
 BOOST_AUTO_TEST_CASE(a_manifest_of_10000_characters_gives_no_note) {
     Fixture f;
     f.plugin.write(manifest_rel, std::string(10000, 'a') + "\n");
-    BOOST_TEST(banner(answer(f.run(f.payload()))) == "viber loaded dev");
+    BOOST_TEST(banner(answer(f.run(f.payload()))) == f.loaded());
 }
 
 BOOST_AUTO_TEST_CASE(a_longer_manifest_is_cut_to_the_cap_with_the_note) {
@@ -385,9 +395,9 @@ BOOST_AUTO_TEST_CASE(a_longer_manifest_is_cut_to_the_cap_with_the_note) {
     const auto got = answer(f.run(f.payload()));
     const std::string kept = text.substr(0, 9936 / 2 * 5); // no line end: cut between characters
     BOOST_TEST(context(got).value_or("") == kept + "\n[... 66 more characters left out]");
-    BOOST_TEST(
-        banner(got) ==
-        "viber loaded dev - manifest.md has 10002 characters, over the 10000 Claude Code keeps");
+    BOOST_TEST(banner(got) ==
+               f.loaded() +
+                   " - manifest.md has 10002 characters, over the 10000 Claude Code keeps");
 }
 
 BOOST_AUTO_TEST_CASE(the_cap_note_follows_the_schema_note) {
@@ -396,7 +406,7 @@ BOOST_AUTO_TEST_CASE(the_cap_note_follows_the_schema_note) {
     f.plugin.write(template_rel, "schema: 2\n");
     f.repo.write(yml_rel, "schema: 1\n");
     BOOST_TEST(banner(answer(f.run(f.payload()))) ==
-               "viber loaded dev" + lower_note +
+               f.loaded() + lower_note +
                    " - manifest.md has 12345 characters, over the 10000 Claude Code keeps");
 }
 
@@ -415,12 +425,12 @@ struct BrokenPayload : Fixture {
     void expect_plain(const RunResult& result) const {
         const auto got = answer(result);
         BOOST_TEST(context(got).value_or("<none>") == "M");
-        BOOST_TEST(banner(got) == "viber loaded dev");
+        BOOST_TEST(banner(got) == loaded());
     }
     void expect_decided(const RunResult& result) const {
         const auto got = answer(result);
         BOOST_TEST(context(got).value_or("<none>") == "M");
-        BOOST_TEST(banner(got) == "viber loaded dev" + lower_note);
+        BOOST_TEST(banner(got) == loaded() + lower_note);
     }
 };
 

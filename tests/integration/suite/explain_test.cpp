@@ -137,7 +137,9 @@ BOOST_AUTO_TEST_CASE(session_start_names_the_files_it_read_with_their_sizes) {
     options.timeout = 15s;
     const std::string out = run_process(hook_binary("session-start"), options).out;
     BOOST_TEST(out.find("manifest: " + manifest + " (12 bytes)\n") != std::string::npos, out);
-    BOOST_TEST(out.find("CLAUDE_PLUGIN_ROOT: " + plugin.path() + "\n") != std::string::npos, out);
+    BOOST_TEST(out.find("plugin directory: " + plugin.path() + " (CLAUDE_PLUGIN_ROOT)\n") !=
+                   std::string::npos,
+               out);
     BOOST_TEST(out.find("project config: /nonexistent/.claude/viber.yml (not read") !=
                    std::string::npos,
                out);
@@ -159,7 +161,7 @@ BOOST_AUTO_TEST_CASE(explain_on_empty_or_held_open_stdin_still_exits_0) {
     }
 }
 
-// `--explain FILE`: the same explanation as on stdin, the file named first.
+// `--explain FILE`: the same explanation as on stdin, the file named first and alone.
 BOOST_AUTO_TEST_CASE(explain_reads_a_payload_file) {
     ScratchDir dir;
     for (const Case& c : cases) {
@@ -173,6 +175,8 @@ BOOST_AUTO_TEST_CASE(explain_reads_a_payload_file) {
             BOOST_TEST(from_file.exit_code == 0, from_file.err);
             BOOST_TEST(from_file.out.find("payload file: " + file) != std::string::npos,
                        from_file.out);
+            // Its one source: the file, never also a stdin it did not read.
+            BOOST_TEST(from_file.out.find("stdin") == std::string::npos, from_file.out);
             BOOST_TEST(printed_section(from_file.out) ==
                        printed_section(run(c.binary, c.payload, true).out));
         }
@@ -188,7 +192,7 @@ BOOST_AUTO_TEST_CASE(a_file_without_explain_or_two_files_are_bad_arguments) {
         RunOptions options;
         options.args = args;
         const RunResult result = run_process(hook_binary("plan-gate"), options);
-        BOOST_TEST(result.exit_code == 1, result.out);
+        BOOST_TEST(result.exit_code == 2, result.out);
         BOOST_TEST(!result.err.empty());
     }
 }
@@ -262,18 +266,20 @@ BOOST_AUTO_TEST_CASE(explain_log_explains_a_logged_call) {
     // Line 1: the deny, explained to the very line hook mode printed.
     const RunResult first = explain_log(log + ":1");
     BOOST_TEST(first.exit_code == 0, first.err);
+    // Its one source is the logged call: no stdin size beside it.
+    BOOST_TEST(first.out.find("stdin") == std::string::npos, first.out);
     BOOST_TEST(printed_section(first.out) == printed);
     // Line 2 is kill-guard's: said so, and decided as shell-guard would.
     const RunResult other = explain_log(log + ":2");
     BOOST_TEST(other.out.find("the line is a call of kill-guard") != std::string::npos, other.out);
     // A line that is not there, and a log without this hook's calls.
-    BOOST_TEST(explain_log(log + ":9").exit_code == 1);
+    BOOST_TEST(explain_log(log + ":9").exit_code == 2);
     RunOptions none;
     none.args = {"--explain", "--log", log};
-    BOOST_TEST(run_process(hook_binary("verdict-nudge"), none).exit_code == 1);
+    BOOST_TEST(run_process(hook_binary("verdict-nudge"), none).exit_code == 2);
 }
 
-// A payload file or a log that is a FIFO is refused at once (exit 1, said on stderr), never read:
+// A payload file or a log that is a FIFO is refused at once (exit 2, said on stderr), never read:
 // nothing writes to it, and a read would wait for ever.
 BOOST_AUTO_TEST_CASE(a_fifo_payload_file_or_log_is_refused_without_blocking,
                      *viber::testing::posix_only("a FIFO")) {
@@ -289,7 +295,7 @@ BOOST_AUTO_TEST_CASE(a_fifo_payload_file_or_log_is_refused_without_blocking,
         options.timeout = 10s;
         const RunResult result = run_process(hook_binary("shell-guard"), options);
         BOOST_TEST(!result.timed_out, args.back());
-        BOOST_TEST(result.exit_code == 1, args.back());
+        BOOST_TEST(result.exit_code == 2, args.back());
         BOOST_TEST(result.err.find("not a regular file") != std::string::npos, result.err);
     }
 }

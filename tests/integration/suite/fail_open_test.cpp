@@ -33,9 +33,16 @@ struct Binary {
     std::string fail_open_line; // what it prints when it cannot decide
 };
 
+// With CLAUDE_PLUGIN_ROOT unset the banner names the binary's ../.. (the build tree's directory).
+std::string plugin_directory_name() {
+    std::string dir = VIBER_BIN_DIR;
+    for (int up = 0; up < 2; ++up) dir = dir.substr(0, dir.find_last_of('/'));
+    return dir.substr(dir.find_last_of('/') + 1);
+}
+
 const std::string banner =
-    R"({"hookSpecificOutput":{"hookEventName":"SessionStart"},"systemMessage":"viber loaded dev"})"
-    "\n";
+    R"({"hookSpecificOutput":{"hookEventName":"SessionStart"},"systemMessage":"viber loaded )" +
+    plugin_directory_name() + "\"}\n";
 
 const std::vector<Binary> binaries = {{"plan-gate", ""},     {"plan-hints", ""},
                                       {"kill-guard", ""},    {"shell-guard", ""},

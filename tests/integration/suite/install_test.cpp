@@ -172,7 +172,10 @@ BOOST_AUTO_TEST_CASE(installed_session_start_reads_the_installed_manifest,
     BOOST_TEST(run.exit_code == 0);
     BOOST_REQUIRE(!run.out.empty() && run.out.back() == '\n');
     const json::object answer = json::parse(run.out).as_object();
-    BOOST_TEST(answer.at("systemMessage").as_string() == "viber loaded dev");
+    // Run by hand from the installed tree, the banner names that tree (its last segment).
+    const std::string root = tree.prefix.path();
+    BOOST_TEST(answer.at("systemMessage").as_string() ==
+               "viber loaded " + root.substr(root.find_last_of('/') + 1));
     const std::string file = read_file(tree / "hooks/content/manifest.md");
     const std::string manifest(viber::cut_trailing_newlines(file));
     const json::object& specific = answer.at("hookSpecificOutput").as_object();

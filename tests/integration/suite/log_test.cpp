@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace json = boost::json;
@@ -84,7 +85,8 @@ BOOST_AUTO_TEST_CASE(each_call_appends_one_json_line) {
         }
     }
     BOOST_TEST(json::parse(lines[1]).at("reason").as_string() == "");
-    BOOST_TEST(json::parse(lines[3]).at("reason").as_string() == "viber loaded dev");
+    // The plugin directory is the binary's ../.. (CLAUDE_PLUGIN_ROOT unset): the build directory.
+    BOOST_TEST(json::parse(lines[3]).at("reason").as_string().starts_with("viber loaded "));
 }
 
 BOOST_AUTO_TEST_CASE(the_line_carries_the_payload_as_the_object_it_was) {
@@ -146,6 +148,60 @@ BOOST_AUTO_TEST_CASE(the_log_never_changes_a_decision, *viber::testing::posix_on
         BOOST_TEST(got.exit_code == 0, log);
         BOOST_TEST(got.out == plain, log);
     }
+}
+
+// A log that cannot be written is said once on stderr in hook mode, never on stdout, with the
+// decision and exit 0 unchanged; --explain says it in its Read: section without writing anything.
+BOOST_AUTO_TEST_CASE(a_log_that_cannot_be_written_is_said_once_on_stderr,
+                     *viber::testing::posix_only("a FIFO")) {
+    ScratchDir dir;
+    BOOST_REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    const std::string plain = run("shell-guard", refused, std::nullopt).out;
+    BOOST_TEST_REQUIRE(!plain.empty());
+    std::vector<std::pair<std::string, std::string>> cases = {
+        {dir / "no/such/dir/x.log", "its directory " + (dir / "no/such/dir") + " does not exist"},
+        {dir.path(), "it is a directory"},
+        {dir / "fifo", "it is not a regular file (a FIFO or a device is never written)"},
+    };
+    // Permissions do not bind root: the unwritable file is a case only for other users.
+    if (::geteuid() != 0) {
+        const std::string locked = dir.write("locked.log", "");
+        BOOST_REQUIRE(::chmod(locked.c_str(), 0444) == 0);
+        cases.emplace_back(locked, "the file is not writable");
+    }
+    for (const auto& [log, why] : cases) {
+        BOOST_TEST_CONTEXT(log) {
+            const RunResult got = run("shell-guard", refused, log);
+            BOOST_TEST(got.exit_code == 0);
+            BOOST_TEST(got.out == plain);
+            BOOST_TEST(got.err ==
+                       "shell-guard: VIBER_HOOKS_LOG=" + log + " is not written: " + why + "\n");
+            const std::string payload = dir.write("payload.json", refused);
+            RunOptions options;
+            options.args = {"--explain", payload};
+            options.env["VIBER_HOOKS_LOG"] = log;
+            options.timeout = 15s;
+            const RunResult explained = run_process(hook_binary("shell-guard"), options);
+            BOOST_TEST(explained.exit_code == 0, explained.err);
+            BOOST_TEST(explained.out.find("  VIBER_HOOKS_LOG: " + log +
+                                          ": the log is not written: " + why + "\n") !=
+                           std::string::npos,
+                       explained.out);
+        }
+    }
+    BOOST_TEST(!exists(dir / "no"));
+    // A log that is written says so in --explain and nothing on stderr in hook mode.
+    const std::string good = dir / "good.log";
+    const RunResult logged = run("shell-guard", refused, good);
+    BOOST_TEST(logged.err.empty(), logged.err);
+    RunOptions options;
+    options.args = {"--explain", dir.write("payload.json", refused)};
+    options.env["VIBER_HOOKS_LOG"] = good;
+    options.timeout = 15s;
+    const RunResult explained = run_process(hook_binary("shell-guard"), options);
+    BOOST_TEST(explained.out.find("  VIBER_HOOKS_LOG: " + good +
+                                  " (hook mode appends one line per call)\n") != std::string::npos,
+               explained.out);
 }
 
 BOOST_AUTO_TEST_CASE(a_fifo_log_is_ignored_without_blocking,

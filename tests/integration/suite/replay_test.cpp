@@ -8,6 +8,7 @@
 #include "support/process.hpp"
 #include "support/scratch.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <fstream>
 #include <sstream>
@@ -148,13 +149,85 @@ BOOST_AUTO_TEST_CASE(a_line_over_the_cap_is_passed_over_and_counted) {
     BOOST_TEST(has(result.out, "1 line over 64 MiB passed over"), result.out);
 }
 
-BOOST_AUTO_TEST_CASE(a_hook_without_replay_and_a_missing_path_exit_1) {
+BOOST_AUTO_TEST_CASE(a_hook_without_replay_and_a_missing_path_exit_2) {
     const RunResult gate = replay("session-start", project);
-    BOOST_TEST(gate.exit_code == 1);
-    BOOST_TEST(has(gate.err, "--replay"), gate.err);
+    BOOST_TEST(gate.exit_code == 2);
+    BOOST_TEST(has(gate.err, "does not take --replay"), gate.err);
     const RunResult missing = replay("shell-guard", project + "/no-such-dir");
-    BOOST_TEST(missing.exit_code == 1);
-    BOOST_TEST(has(missing.err, "neither a session transcript"), missing.err);
+    BOOST_TEST(missing.exit_code == 2);
+    BOOST_TEST(has(missing.err, "no such file or directory"), missing.err);
+}
+
+// What is not a session transcript is refused with the reason, in one line on stderr (exit 2),
+// never replayed as an empty session: "0 calls judged" would read as "the guards never fired".
+BOOST_AUTO_TEST_CASE(what_is_not_a_transcript_is_refused_with_the_reason) {
+    ScratchDir dir;
+    struct Case {
+        std::string path;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {source_path("README.md"), "not a session transcript: line 1 is not a JSON object"},
+        {source_path("examples/payloads/bash-coder-chain.json"),
+         "line 1 is a hook payload, not a transcript line (--explain FILE explains a payload)"},
+        {dir.write("typeless.jsonl", "\n{\"a\":1}\n"),
+         "line 2 is a JSON object without a \"type\""},
+        {dir.write("empty.jsonl", ""), "not a session transcript: it is empty"},
+        {source_path("docs"), "holds no session transcript"},
+    };
+    for (const Case& c : cases) {
+        for (const std::string binary : {"shell-guard", "plan-gate"}) {
+            BOOST_TEST_CONTEXT(binary << " " << c.path) {
+                const RunResult result = replay(binary, c.path);
+                BOOST_TEST(result.exit_code == 2);
+                BOOST_TEST(result.out.empty(), result.out);
+                BOOST_TEST(has(result.err, c.says), result.err);
+                BOOST_TEST(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+            }
+        }
+    }
+}
+
+// A replay that judges no call says what it read, by tool name, and what the hook judges.
+BOOST_AUTO_TEST_CASE(a_replay_that_judges_nothing_says_what_it_read) {
+    ScratchDir dir;
+    const std::string lone = dir.write(
+        "p/s.jsonl",
+        "{\"type\":\"permission-mode\",\"permissionMode\":\"default\"}\n"
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Agent","input":{}},{"type":"tool_use","name":"Bash","input":{"command":"ls"}}]}})"
+        "\n"
+        R"({"type":"assistant","message":{"content":[{"type":"tool_use","name":"Agent","input":{}}]}})"
+        "\n");
+    const RunResult guard = replay("shell-guard", lone);
+    BOOST_TEST(guard.exit_code == 0, guard.err);
+    BOOST_TEST(has(guard.out, "0 calls judged\nNo call to judge (this is not \"all allowed\"): "
+                              "read 3 lines in 1 file: 1 Bash call, 2 Agent calls; shell-guard "
+                              "judges the Bash calls of viber agents"),
+               guard.out);
+    const RunResult gate = replay("plan-gate", dir / "p");
+    BOOST_TEST(gate.exit_code == 0, gate.err);
+    BOOST_TEST(has(gate.out, "read 3 lines in 1 file: 0 ExitPlanMode calls, 2 Agent calls, 1 Bash "
+                             "call; plan-gate judges the ExitPlanMode calls of main transcripts"),
+               gate.out);
+    // A replay that judged calls lists them and needs no such line.
+    BOOST_TEST(!has(replay("shell-guard", project).out, "No call to judge"));
+}
+
+// Claude Code's layout: <id>.jsonl with its agents in <id>/subagents/ beside it. The session file
+// and the directory holding it replay the same calls with the same decisions.
+BOOST_AUTO_TEST_CASE(a_session_file_and_its_directory_replay_alike) {
+    for (const std::string binary : {"shell-guard", "kill-guard", "verdict-nudge"}) {
+        BOOST_TEST_CONTEXT(binary) {
+            const RunResult from_file = replay(binary, session);
+            const RunResult from_dir = replay(binary, project);
+            BOOST_TEST(from_file.exit_code == 0, from_file.err);
+            BOOST_TEST(from_dir.exit_code == 0, from_dir.err);
+            // All but the first line, which names the path given.
+            const auto body = [](const std::string& out) { return out.substr(out.find('\n')); };
+            BOOST_TEST(body(from_file.out) == body(from_dir.out));
+            BOOST_TEST(has(from_file.out, "3 agent files (2 of viber agents)"), from_file.out);
+        }
+    }
 }
 
 // The session the real CLI wrote (tests/fixtures/real/coder, the end-to-end test's task-coder):
@@ -205,6 +278,6 @@ BOOST_AUTO_TEST_CASE(a_fifo_among_the_sessions_is_passed_over_without_blocking,
          {dir / "p/0000fifo.jsonl", dir / "p/8d2f6c1a/subagents/agent-fifo.jsonl"}) {
         const RunResult one = replay("kill-guard", fifo);
         BOOST_TEST(!one.timed_out, fifo);
-        BOOST_TEST(one.exit_code == 1, fifo);
+        BOOST_TEST(one.exit_code == 2, fifo);
     }
 }
