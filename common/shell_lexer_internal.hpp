@@ -314,7 +314,9 @@ private:
                                   std::string_view prefix = {});
     void stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
                       const PipeText& piped, bool fed, bool find);
-    void remember_literal(std::string_view assignment, bool substituted);
+    void remember_literal(const Word& assignment);
+    std::optional<std::string> literal_text(std::string_view text) const;
+    std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
     void remember(std::string_view name, std::span<const Word> args);
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
                                std::size_t i, std::size_t end, unsigned depth, const Walk& walk);
