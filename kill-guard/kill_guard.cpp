@@ -185,9 +185,11 @@ KillCall read_kill(std::span<const Word> args) {
 }
 
 // The integer an operand stands for when it is a literal (`-01`, `+0`, `00`) or constant
-// arithmetic (`$((0))`, `$((-1))`); quotes are already removed (§7.2). nullopt otherwise.
+// arithmetic (`$((0))`, `$((1-2))`, `$[-1]`, read by the command model); quotes are already
+// removed (§7.2, §7.3). nullopt otherwise.
 std::optional<long> integer_value(std::string_view text) {
-    if (text.starts_with("$((") && text.ends_with("))")) text = text.substr(3, text.size() - 5);
+    if (text.starts_with("$((") || text.starts_with("$["))
+        return shell::arithmetic_word_value(text);
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
     bool negative = false;
