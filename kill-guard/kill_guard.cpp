@@ -249,20 +249,14 @@ std::string_view assigned_name(std::string_view assignment) {
     return assignment.substr(0, end);
 }
 
-// PowerShell's `-Command`/`-c` string, split on whitespace and `;`: Stop-Process (spps, kill)
-// given -Name or -ProcessName.
-bool powershell_stops_by_name(std::span<const Word> args) {
-    std::size_t i = 0;
-    while (i < args.size()) {
-        const std::string_view w = args[i].text;
-        ++i;
-        // Any prefix of -Command (§7.2), also `/c`.
-        if (equals_folded(w, "/c") ||
-            (w.size() >= 2 && w[0] == '-' && w.size() <= 8 &&
-             equals_folded(w.substr(1), std::string_view("command").substr(0, w.size() - 1))))
-            break;
-        if (i == args.size()) return false;
-    }
+// PowerShell's command text (the arguments after `-Command` joined, or the decoded
+// `-EncodedCommand`, read by the command model: §7.3), split on whitespace and `;`:
+// Stop-Process (spps, kill) given -Name or -ProcessName.
+bool powershell_stops_by_name(std::span<const Word> args, bool positional_is_command) {
+    const std::optional<std::string> command =
+        shell::powershell_command_text(args, positional_is_command);
+    if (!command) return false;
+    const std::string_view text = *command;
     // Split on whitespace and `;` `|` `{` `}` `(` `)` `&` (§7.2).
     const auto splits = [](char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '|' ||
@@ -270,43 +264,38 @@ bool powershell_stops_by_name(std::span<const Word> args) {
     };
     bool in_stop = false;
     bool after_pipe = false; // `Get-Process node | Stop-Process`: fed by a pipe
-    for (; i < args.size(); ++i) {
-        const std::string_view text = args[i].text;
-        std::size_t p = 0;
-        while (p < text.size()) {
-            if (splits(text[p])) {
-                if (text[p] == '|') after_pipe = true;
-                if (text[p] == ';' || text[p] == '|' || text[p] == '{' || text[p] == '}' ||
-                    text[p] == '&')
-                    in_stop = false;
-                if (text[p] == ';' || text[p] == '{' || text[p] == '}') after_pipe = false;
-                ++p;
-                continue;
-            }
-            std::size_t e = p;
-            while (e < text.size() && !splits(text[e])) ++e;
-            std::string_view token = text.substr(p, e - p);
-            p = e;
-            if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
-                equals_folded(token, "kill")) {
-                if (after_pipe) return true;
-                in_stop = true;
-                continue;
-            }
-            if (!in_stop || token.size() < 2 || token[0] != '-') continue;
-            // `-Name:node`; any prefix of -Name or -ProcessName (`-n`, `-proc`).
-            token =
-                token.substr(1, token.find(':') == std::string_view::npos ? std::string_view::npos
-                                                                          : token.find(':') - 1);
-            if (token.empty()) continue;
-            constexpr std::string_view name = "name", process_name = "processname";
-            if ((token.size() <= name.size() &&
-                 equals_folded(token, name.substr(0, token.size()))) ||
-                (token.size() <= process_name.size() &&
-                 equals_folded(token, process_name.substr(0, token.size()))))
-                return true;
+    std::size_t p = 0;
+    while (p < text.size()) {
+        if (splits(text[p])) {
+            if (text[p] == '|') after_pipe = true;
+            if (text[p] == ';' || text[p] == '|' || text[p] == '{' || text[p] == '}' ||
+                text[p] == '&' || text[p] == '\n')
+                in_stop = false;
+            if (text[p] == ';' || text[p] == '{' || text[p] == '}' || text[p] == '\n')
+                after_pipe = false;
+            ++p;
+            continue;
         }
-        after_pipe = false;
+        std::size_t e = p;
+        while (e < text.size() && !splits(text[e])) ++e;
+        std::string_view token = text.substr(p, e - p);
+        p = e;
+        if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
+            equals_folded(token, "kill")) {
+            if (after_pipe) return true;
+            in_stop = true;
+            continue;
+        }
+        if (!in_stop || token.size() < 2 || token[0] != '-') continue;
+        // `-Name:node`; any prefix of -Name or -ProcessName (`-n`, `-proc`).
+        token = token.substr(1, token.find(':') == std::string_view::npos ? std::string_view::npos
+                                                                          : token.find(':') - 1);
+        if (token.empty()) continue;
+        constexpr std::string_view name = "name", process_name = "processname";
+        if ((token.size() <= name.size() && equals_folded(token, name.substr(0, token.size()))) ||
+            (token.size() <= process_name.size() &&
+             equals_folded(token, process_name.substr(0, token.size()))))
+            return true;
     }
     return false;
 }
@@ -483,7 +472,7 @@ private:
         case When::kill_option:
             return fuser_kills(args);
         case When::powershell_by_name:
-            return powershell_stops_by_name(args);
+            return powershell_stops_by_name(args, c.is("powershell"));
         case When::wmic_process:
             return wmic_stops(args);
         case When::tskill_name:

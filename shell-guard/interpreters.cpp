@@ -334,7 +334,10 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args) {
             const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
                                            [](char a, char b) { return lower(a) == lower(b); }) ||
                                 (Flags.prefixes && folded_word.size() >= 3 &&
-                                 flag.starts_with(folded_word) && flag.starts_with("-comm"));
+                                 flag.starts_with(folded_word) && flag.starts_with("-comm")) ||
+                                // `-e`, `-en`, `-enc` …: prefixes of -EncodedCommand (§7.3)
+                                (Flags.prefixes && folded_word.size() >= 2 &&
+                                 flag == "-encodedcommand" && flag.starts_with(folded_word));
             if (folded || (flag.starts_with("--") && w.starts_with(flag) &&
                            w.size() > flag.size() && w[flag.size()] == '=')) {
                 launch.inline_code = true;
