@@ -413,7 +413,9 @@ private:
             return;
         }
         // echo/printf print known words: a shell after them reads those (the model follows it).
-        if (c.name == "echo" || c.name == "printf") return;
+        // Run by xargs or parallel they also print its input, unknown: `cat .temp/pids | xargs
+        // -n1 echo kill | sh` prints the word kill into a shell (§7.3).
+        if ((c.name == "echo" || c.name == "printf") && !c.fed_by_input) return;
         for (const Word& w : c.words) {
             const std::string_view t = w.text;
             for (std::size_t at = t.find("kill"); at != std::string_view::npos;
