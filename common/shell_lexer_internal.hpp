@@ -171,6 +171,13 @@ struct PipeText {
     std::size_t heredoc_begin = 0, heredoc_end = 0;
 };
 
+// What `printf FORMAT ARGS…` prints (shell_printf.cpp): `%s` `%b` `%c` `%d` `%%`, the format's
+// escapes, the format reused for extra arguments. nullopt for a conversion it does not read or
+// when the text would pass `limit` bytes (the format reused a million times stays bounded).
+std::optional<std::string> printf_output(std::string_view format,
+                                         std::span<const std::string_view> args, std::size_t limit,
+                                         bool* over = nullptr);
+
 // A word past the 65,534th with its own script text in one simple command reads again as this.
 constexpr std::uint16_t lost_script = 0xFFFF;
 
