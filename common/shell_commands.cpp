@@ -585,6 +585,12 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 break;
             }
             cmd.words = words.subspan(i, end - i);
+            if (name == "tmux" || name == "screen") {
+                hand(cmd);
+                terminal_commands(simple, words, i, end, name, depth, walk.fed_by_input,
+                                  walk.via_find);
+                break;
+            }
             hand(cmd);
             remember(name, words.subspan(i + 1, end - i - 1));
             if (name == "trap") {

@@ -328,6 +328,12 @@ private:
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
                                std::size_t i, std::size_t end, unsigned depth, const Walk& walk);
     void emit(SimpleCommand& simple, unsigned depth, PipeText& piped);
+    // shell_terminals.cpp: tmux and screen run their strings and typed lines (§7.3).
+    void terminal_commands(const SimpleCommand& simple, std::span<const Word> words, std::size_t i,
+                           std::size_t end, std::string_view name, unsigned depth, bool fed,
+                           bool find);
+    void finish_typed(const std::vector<std::string>& lines, unsigned depth, std::string_view name,
+                      bool fed, bool find);
     void hand(Command& cmd);
     void find_clauses(std::span<const Word> words, std::size_t i, std::size_t end,
                       const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work);
