@@ -550,8 +550,10 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                                    walk.fed_by_input, walk.via_find);
                         break;
                     }
+                    r_.string_reads_pipe = simple.stdin_from_pipe && !walk.fed_by_input;
                     nested(script_of(simple, string), depth, {name, "-c"}, walk.fed_by_input,
                            walk.via_find);
+                    r_.string_reads_pipe = false;
                 } else if (options.script_from_stdin) {
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
                 } else if (options.script && words[*options.script].text.starts_with("<(") &&

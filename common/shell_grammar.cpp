@@ -358,6 +358,7 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
     unsigned depth = base_depth;
     SimpleCommand simple;
     simple.heredocs_begin = heredocs_.size();
+    simple.stdin_from_pipe = std::exchange(r_.string_reads_pipe, false);
     PipeText piped;
     fast::Arena::Mark mark = r_.arena.mark();
     Mode mode = Mode::command_start;

@@ -83,6 +83,9 @@ struct Reading {
     // allowance (read_commands), so a value expanded again and again keeps the work linear. Past
     // it, a value is not guessed and summary.reached_expansion_cap says so.
     std::size_t expansion_budget = 0;
+    // `pgrep x | bash -c 'while read p; …'`: the string's first command reads the pipe that
+    // feeds the shell (§7.3). Set just before the string is read, taken by its first command.
+    bool string_reads_pipe = false;
 };
 
 // ---------------------------------------------------------------------------------------------
