@@ -450,7 +450,10 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
                 ++pos_;
                 continue;
             }
-            if (doubled) ++r_.summary.chain_operators;
+            // Inside `cmd /c`, cmd's `&` runs the next command after the first, as bash's `;`
+            // does: a chain too (§7.3); its `|` is a pipe.
+            if (doubled || (c == '&' && !r_.path.empty() && r_.path.back().name == "cmd"))
+                ++r_.summary.chain_operators;
             finish();
             if (doubled)
                 op_skip(2);
