@@ -206,16 +206,33 @@ std::optional<long> integer_value(std::string_view text) {
     return negative ? -value : value;
 }
 
+// `where ProcessId=N` alone (a numeric PID; quotes, parentheses and blanks aside): one PID (§7.3).
+bool selects_one_pid(std::span<const Word> clause) {
+    std::string joined;
+    for (const Word& w : clause)
+        for (const char c : w.text)
+            if (c != ' ' && c != '\t' && c != '(' && c != ')' && c != '"' && c != '\'') joined += c;
+    constexpr std::string_view key = "processid=";
+    if (joined.size() <= key.size() || !equals_folded(joined.substr(0, key.size()), key))
+        return false;
+    return std::all_of(joined.begin() + key.size(), joined.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+}
+
 bool wmic_stops(std::span<const Word> args) {
     bool process = false;
+    std::size_t where = args.size(); // the where clause's first word
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (equals_folded(w, "process")) process = true;
         if (!process) continue;
-        if (equals_folded(w, "delete")) return true;
-        if (equals_folded(w, "call") && i + 1 < args.size() &&
-            equals_folded(args[i + 1].text, "terminate"))
-            return true;
+        if (equals_folded(w, "where")) where = i + 1;
+        const bool stops =
+            equals_folded(w, "delete") || (equals_folded(w, "call") && i + 1 < args.size() &&
+                                           equals_folded(args[i + 1].text, "terminate"));
+        if (!stops) continue;
+        // `where ProcessId=N call terminate` stops one PID; every other selection is refused.
+        return !(where < i && selects_one_pid(args.subspan(where, i - where)));
     }
     return false;
 }
