@@ -442,7 +442,9 @@ public:
         if (c.query) return;
         // A wrapper that only passes words on (sudo, nice, timeout, xargs …) breaks no rule by
         // itself: its command is judged next. Shells, find and env are judged as commands.
-        if (c.is_wrapper && !c.is("find") && !c.is("env") && !is_interpreter(c)) {
+        // flock FILE and script FILE write their file before they run a command (§7.3).
+        if (c.is_wrapper && !c.is("find") && !c.is("env") && !is_interpreter(c) && !c.is("flock") &&
+            !c.is("script")) {
             if (binding_.has(Rule::inline_code))
                 for (const Word& a : c.assignments)
                     if (assignment_loads_temp_code(a.text)) found(Rule::inline_code, c);
