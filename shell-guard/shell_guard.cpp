@@ -199,7 +199,9 @@ bool is_write_target(std::string_view target, Place& place) {
             if (height < 0) return true; // above the working directory: outside .temp/
             start = end + 1;
         }
-        return !(segments.size() >= 2 && segments.front() == ".temp");
+        // A `.temp` segment anywhere below the root is `.temp/`, and the path `.temp` itself
+        // counts as inside it (§7.3: `src/.temp/a`).
+        return std::find(segments.begin(), segments.end(), ".temp") == segments.end();
     }
     std::string absolute;
     if (relative) {
