@@ -511,9 +511,12 @@ private:
                     return true;
             if (c.fed_by_input) return true;
             // `find … -exec kill {} ;`: the PIDs are found paths (§7.2).
-            if (c.via_find && std::any_of(operands.begin(), operands.end(), [](const Word& w) {
-                    return w.text.find("{}") != std::string_view::npos;
-                }))
+            // `fd -x kill` / `fd -X kill`: fd appends the found paths when no `{}` is written
+            // (§7.3).
+            if (c.via_find && (operands.empty() ||
+                               std::any_of(operands.begin(), operands.end(), [](const Word& w) {
+                                   return w.text.find("{}") != std::string_view::npos;
+                               })))
                 return true;
             PendingKill pending;
             for (const Word& w : operands) {
