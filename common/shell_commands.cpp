@@ -651,17 +651,26 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             if (name == "echo" && cmd.path.size() == path_base) {
                 piped.valid = true;
                 std::size_t first = i + 1;
-                if (name == "echo")
-                    while (first < end && words[first].text.size() >= 2 &&
-                           words[first].text[0] == '-' &&
-                           words[first].text.find_first_not_of("neE", 1) == std::string_view::npos)
-                        ++first;
+                bool escapes = false; // `echo -e`: backslash escapes as printf's %b reads them
+                while (first < end && words[first].text.size() >= 2 &&
+                       words[first].text[0] == '-' &&
+                       words[first].text.find_first_not_of("neE", 1) == std::string_view::npos) {
+                    for (const char flag : words[first].text.substr(1))
+                        if (flag == 'e' || flag == 'E') escapes = flag == 'e';
+                    ++first;
+                }
                 // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
                 fast::reserve_for_writes(piped.text,
                                          scripts_bytes(simple, words.subspan(first, end - first)));
                 for (std::size_t k = first; k < end; ++k) {
                     if (k > first) piped.text += ' ';
                     piped.text += script_of(simple, words[k]);
+                }
+                if (escapes) {
+                    const std::string_view joined = piped.text;
+                    const std::span<const std::string_view> one(&joined, 1);
+                    if (std::optional<std::string> text = printf_output("%b", one, joined.size()))
+                        piped.text = std::move(*text);
                 }
             }
             break;
