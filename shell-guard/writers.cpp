@@ -319,18 +319,31 @@ bool awk_print_files(const Command& c, const WriteTarget& write) {
          at = program.find("print", at + 5)) {
         std::size_t p = at + 5;
         bool in_string = false;
+        int parens = 0; // `print ($1 > 5)` compares; only a `>` outside parentheses redirects
         while (p < program.size() && (in_string || std::string_view(";}\n|").find(program[p]) ==
                                                        std::string_view::npos)) {
+            if (program[p] == '\\' && in_string) {
+                p += 2;
+                continue;
+            }
             if (program[p] == '"') in_string = !in_string;
-            if (!in_string && program[p] == '>') {
+            if (!in_string && program[p] == '(') ++parens;
+            if (!in_string && program[p] == ')') --parens;
+            if (!in_string && parens <= 0 && program[p] == '>') {
                 std::size_t q = p + 1;
                 if (q < program.size() && program[q] == '>') ++q;
                 while (q < program.size() && program[q] == ' ') ++q;
-                if (q < program.size() && program[q] == '"') {
-                    const std::size_t close = program.find('"', q + 1);
-                    if (close != std::string_view::npos)
-                        write(program.substr(q + 1, close - q - 1));
-                }
+                std::size_t close = std::string_view::npos;
+                if (q < program.size() && program[q] == '"') close = program.find('"', q + 1);
+                std::size_t after = close == std::string_view::npos ? close : close + 1;
+                while (after < program.size() && (program[after] == ' ' || program[after] == '\t'))
+                    ++after;
+                if (close != std::string_view::npos &&
+                    (after >= program.size() ||
+                     std::string_view(";}\n|)").find(program[after]) != std::string_view::npos))
+                    write(program.substr(q + 1, close - q - 1)); // a literal string
+                else
+                    write("./awk-output"); // any other expression: a file in the cwd (§7.3)
                 break;
             }
             ++p;
