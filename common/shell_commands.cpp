@@ -236,7 +236,7 @@ void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned
 // A `$` or backquote that was quoted (`c='kill $p'`) is text: the value is what the quotes hold,
 // so `c='c='\''pkill x'\''; eval "$c"'; eval "$c"` is read one level at a time (§7.3); a value
 // built from earlier literals (`y=$x`) is their joined text.
-void Lexer::remember_literal(const Word& assignment) {
+void Lexer::remember_literal(const Word& assignment, std::string_view script) {
     const std::string_view text = assignment.text;
     const std::size_t eq = text.find('=');
     if (eq == std::string_view::npos || eq == 0 || text[eq - 1] == '+') return;
@@ -247,7 +247,12 @@ void Lexer::remember_literal(const Word& assignment) {
         return;
     }
     std::optional<std::string> known;
-    if (!assignment.has_substitution) known = literal_text(value);
+    if (!assignment.has_substitution) {
+        known = literal_text(value);
+    } else if (script.find("${_}") == std::string_view::npos && script.find('=') == eq) {
+        // `c=$(echo pkill)`, `` c=`echo pkill` ``: what the substitution prints is known (§7.3).
+        known = literal_text(script.substr(eq + 1));
+    }
     if (!known) {
         r_.literals.erase(name); // its value is unknown now
         return;
@@ -302,7 +307,7 @@ void Lexer::remember(std::string_view name, std::span<const Word> args) {
     if (name == "export" || name == "local" || name == "declare" || name == "typeset" ||
         name == "readonly")
         for (const Word& a : args)
-            if (is_assignment(a.text)) remember_literal(a);
+            if (is_assignment(a.text)) remember_literal(a, a.text);
 }
 
 // A command word that is only an expansion: when the command itself gives its value (a
@@ -347,7 +352,7 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
 // Hands a finished simple command to the sink: the command word, then through each wrapper,
 // find clause and shell string. A chain of wrappers is walked in a loop over one vector.
 void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
-    for (const Word& a : simple.assignments) remember_literal(a);
+    for (const Word& a : simple.assignments) remember_literal(a, script_of(simple, a));
     if (simple.words.empty()) {
         if (!simple.redirects.empty() || !simple.assignments.empty()) {
             Command bare = base_command(simple, fed_by_input_, via_find_);

@@ -324,7 +324,7 @@ private:
                                   std::string_view prefix = {});
     void stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
                       const PipeText& piped, bool fed, bool find);
-    void remember_literal(const Word& assignment);
+    void remember_literal(const Word& assignment, std::string_view script);
     std::optional<std::string> literal_text(std::string_view text) const;
     std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
     void remember(std::string_view name, std::span<const Word> args);
