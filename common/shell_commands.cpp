@@ -135,11 +135,20 @@ void Lexer::nested(std::string_view line, unsigned depth, PathStep step, bool fe
     if (const std::string_view name = lone_variable(trimmed); !name.empty()) {
         const auto it = r_.literals.find(std::string(name));
         if (it == r_.literals.end() || !expansion_fits(it->second.size())) return;
+        // `c='eval "$c"'; eval "$c"`: reading a value inside the reading of the same value
+        // recurses for ever in bash too; it is read once and counts as past the nesting cap.
+        for (const auto& [outer_name, outer_value] : r_.reading_values)
+            if (outer_name == name && outer_value == it->second) {
+                r_.summary.reached_depth_cap = true;
+                return;
+            }
         r_.expansion_budget -= it->second.size();
         const std::string value = it->second; // the map may grow while it is read
+        r_.reading_values.emplace_back(std::string(name), value);
         fast::push_back_growing(r_.path, step);
         Lexer(r_, value, depth + 1, fed, find).run();
         r_.path.pop_back();
+        r_.reading_values.pop_back();
         return;
     }
     fast::push_back_growing(r_.path, step);

@@ -86,6 +86,9 @@ struct Reading {
     // `pgrep x | bash -c 'while read p; …'`: the string's first command reads the pipe that
     // feeds the shell (§7.3). Set just before the string is read, taken by its first command.
     bool string_reads_pipe = false;
+    // The variables whose values are being read as command lines, outermost first (at most the
+    // nesting cap deep): a value read again inside itself is a cycle.
+    std::vector<std::pair<std::string, std::string>> reading_values = {};
 };
 
 // ---------------------------------------------------------------------------------------------
