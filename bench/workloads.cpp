@@ -256,6 +256,26 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         command += lists + std::string(tail, 'c');
         out.push_back({"32 nested word lists, then a comment", std::move(command), "deny", "deny"});
     }
+    // SPEC §7.3's readings, each linear in the command: eval of a variable whose value evals it
+    // again (each line walks to the nesting cap, within the expansion budget); a printf format
+    // reused for a quarter of a million arguments (its output past the budget is not read: the
+    // command is flagged); a mebibyte of -EncodedCommand decoded once; a tmux send-keys typing a
+    // hundred thousand lines.
+    out.push_back({"eval of a variable that evals itself, repeated",
+                   repeat_to("c='eval \"$c\"'; eval \"$c\"\n", bytes - 12) + "pkill node", "deny",
+                   "deny"});
+    out.push_back(
+        {"a printf format reused for every argument, into sh",
+         "printf '" + repeat_to("x", 4096) + " %s\\n' " + repeat_to("a ", bytes - 4200) + "| sh",
+         "deny", "deny"});
+    out.push_back({"a mebibyte of -EncodedCommand",
+                   "powershell -e " +
+                       repeat_to("UwB0AG8AcAAtAFAAcgBvAGMAZQBzAHMAIAAtAE4AYQBtAGUAIABuAG8AZABlADsA",
+                                 bytes - 16),
+                   "deny", "deny"});
+    out.push_back({"tmux send-keys typing a line a key",
+                   "tmux send-keys " + repeat_to("ls Enter ", bytes - 40) + "'pkill node' Enter",
+                   "deny", "silent"});
     return out;
 }
 

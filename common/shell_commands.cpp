@@ -135,11 +135,20 @@ void Lexer::nested(std::string_view line, unsigned depth, PathStep step, bool fe
     if (const std::string_view name = lone_variable(trimmed); !name.empty()) {
         const auto it = r_.literals.find(std::string(name));
         if (it == r_.literals.end() || !expansion_fits(it->second.size())) return;
+        // `c='eval "$c"'; eval "$c"`: reading a value inside the reading of the same value
+        // recurses for ever in bash too; it is read once and counts as past the nesting cap.
+        for (const auto& [outer_name, outer_value] : r_.reading_values)
+            if (outer_name == name && outer_value == it->second) {
+                r_.summary.reached_depth_cap = true;
+                return;
+            }
         r_.expansion_budget -= it->second.size();
         const std::string value = it->second; // the map may grow while it is read
+        r_.reading_values.emplace_back(std::string(name), value);
         fast::push_back_growing(r_.path, step);
         Lexer(r_, value, depth + 1, fed, find).run();
         r_.path.pop_back();
+        r_.reading_values.pop_back();
         return;
     }
     fast::push_back_growing(r_.path, step);
@@ -185,6 +194,27 @@ std::string_view Lexer::join_scripts(const SimpleCommand& simple, std::span<cons
     return r_.arena.store(line);
 }
 
+// `eval`'s words joined after what the command knows is expanded (§7.3): `c='kill -9 -1';
+// eval "$c"`, `eval "$(echo pkill) node"`. A word whose value stays unknown is read as written.
+std::string_view Lexer::eval_line(const SimpleCommand& simple, std::span<const Word> words) {
+    std::string line;
+    for (const Word& w : words) {
+        if (!line.empty()) line += ' ';
+        const std::string_view script = script_of(simple, w);
+        std::optional<std::string> known;
+        if (w.expands && script.find("${_}") == std::string_view::npos &&
+            script.find('$') != std::string_view::npos)
+            known = literal_text(script);
+        if (known && expansion_fits(known->size())) {
+            r_.expansion_budget -= known->size();
+            line += *known;
+        } else {
+            line += script;
+        }
+    }
+    return r_.arena.store(line);
+}
+
 // A shell reading its script from stdin: a heredoc, a here-string or `echo … |` feeding it.
 void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
                          const PipeText& piped, bool fed, bool find) {
@@ -212,16 +242,66 @@ void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned
 // would let five thousand assignments hide a sixth (`y=pkill; $y node`). The tables hold no more
 // than the text the reading lexes, and what their values add to it is bounded by the expansion
 // budget.
-void Lexer::remember_literal(std::string_view assignment, bool substituted) {
-    const std::size_t eq = assignment.find('=');
-    if (eq == std::string_view::npos || eq == 0 || assignment[eq - 1] == '+') return;
-    const std::string name(assignment.substr(0, eq));
-    const std::string_view value = assignment.substr(eq + 1);
-    if (substituted || value.find_first_of("$`") != std::string_view::npos) {
+// A `$` or backquote that was quoted (`c='kill $p'`) is text: the value is what the quotes hold,
+// so `c='c='\''pkill x'\''; eval "$c"'; eval "$c"` is read one level at a time (§7.3); a value
+// built from earlier literals (`y=$x`) is their joined text.
+void Lexer::remember_literal(const Word& assignment, std::string_view script) {
+    const std::string_view text = assignment.text;
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0 || text[eq - 1] == '+') return;
+    const std::string name(text.substr(0, eq));
+    const std::string_view value = text.substr(eq + 1);
+    if (!assignment.expands) {
+        r_.literals[name] = std::string(value);
+        return;
+    }
+    std::optional<std::string> known;
+    if (!assignment.has_substitution) {
+        known = literal_text(value);
+    } else if (script.find("${_}") == std::string_view::npos && script.find('=') == eq) {
+        // `c=$(echo pkill)`, `` c=`echo pkill` ``: what the substitution prints is known (§7.3).
+        known = literal_text(script.substr(eq + 1));
+    }
+    if (!known) {
         r_.literals.erase(name); // its value is unknown now
         return;
     }
-    r_.literals[name] = std::string(value);
+    r_.literals[name] = std::move(*known);
+}
+
+// `p${X}kill`, `"$x"`, `$x$y`: the text with each `$NAME` / `${NAME}` replaced by the literal
+// the command gave it (§7.3). Any other expansion, or a name the command did not give a
+// literal, leaves the word unknown (nullopt): one unknown part is not guessed at.
+std::optional<std::string> Lexer::literal_text(std::string_view text) const {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (c == '`') return std::nullopt;
+        if (c != '$') {
+            out += c;
+            ++i;
+            continue;
+        }
+        std::string_view name;
+        if (i + 1 < text.size() && text[i + 1] == '{') {
+            const std::size_t close = text.find('}', i + 2);
+            if (close == std::string_view::npos) return std::nullopt;
+            name = text.substr(i + 2, close - i - 2);
+            i = close + 1;
+        } else {
+            std::size_t j = i + 1;
+            while (j < text.size() && is_name_char(text[j])) ++j;
+            name = text.substr(i + 1, j - i - 1);
+            i = j;
+        }
+        if (name.empty() || !is_name_start(name[0]) ||
+            !std::all_of(name.begin(), name.end(), is_name_char))
+            return std::nullopt;
+        const auto it = r_.literals.find(std::string(name));
+        if (it == r_.literals.end()) return std::nullopt;
+        out += it->second;
+    }
+    return out;
 }
 
 void Lexer::remember(std::string_view name, std::span<const Word> args) {
@@ -236,7 +316,7 @@ void Lexer::remember(std::string_view name, std::span<const Word> args) {
     if (name == "export" || name == "local" || name == "declare" || name == "typeset" ||
         name == "readonly")
         for (const Word& a : args)
-            if (is_assignment(a.text)) remember_literal(a.text, a.has_substitution);
+            if (is_assignment(a.text)) remember_literal(a, a.text);
 }
 
 // A command word that is only an expansion: when the command itself gives its value (a
@@ -246,6 +326,7 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
                                   const Walk& walk) {
     const Word& w = words[i];
     std::string_view value;
+    std::optional<std::string> joined;
     if (const std::string_view var = lone_variable(w.text); !var.empty()) {
         const auto it = r_.literals.find(std::string(var));
         if (it == r_.literals.end()) return;
@@ -253,6 +334,17 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
     } else if (w.has_substitution) {
         value = script_of(simple, w);
         if (value == "${_}" || value == w.text) return;
+        if (value.find("${_}") != std::string_view::npos) return; // a part stays unknown
+        if (value.find('$') != std::string_view::npos) {
+            joined = literal_text(value);
+            if (!joined) return;
+            value = *joined;
+        }
+    } else if (w.expands) {
+        // `X=; p${X}kill node`, `x=pkill; "$x" -f vite`: literal parts and literal variables.
+        joined = literal_text(w.text);
+        if (!joined || *joined == w.text) return;
+        value = *joined;
     } else {
         return;
     }
@@ -269,7 +361,7 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
 // Hands a finished simple command to the sink: the command word, then through each wrapper,
 // find clause and shell string. A chain of wrappers is walked in a loop over one vector.
 void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
-    for (const Word& a : simple.assignments) remember_literal(a.text, a.has_substitution);
+    for (const Word& a : simple.assignments) remember_literal(a, script_of(simple, a));
     if (simple.words.empty()) {
         if (!simple.redirects.empty() || !simple.assignments.empty()) {
             Command bare = base_command(simple, fed_by_input_, via_find_);
@@ -330,6 +422,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     continue;
                 }
             }
+            if (!shell_variable && w.expands && r_.literals.size() + w.has_substitution > 0)
+                expanded_command_word(simple, words_of(simple), i, end, depth, walk);
             std::string_view text =
                 w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));
             if (w.unquoted_ifs) {
@@ -470,8 +564,10 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                                    walk.fed_by_input, walk.via_find);
                         break;
                     }
+                    r_.string_reads_pipe = simple.stdin_from_pipe && !walk.fed_by_input;
                     nested(script_of(simple, string), depth, {name, "-c"}, walk.fed_by_input,
                            walk.via_find);
+                    r_.string_reads_pipe = false;
                 } else if (options.script_from_stdin) {
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
                 } else if (options.script && words[*options.script].text.starts_with("<(") &&
@@ -488,7 +584,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 cmd.words = words.subspan(i, end - i);
                 cmd.is_wrapper = true;
                 hand(cmd);
-                nested(join_scripts(simple, words.subspan(first, end - first)), depth, {name, ""},
+                nested(eval_line(simple, words.subspan(first, end - first)), depth, {name, ""},
                        walk.fed_by_input, walk.via_find);
                 break;
             }
@@ -505,6 +601,12 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 break;
             }
             cmd.words = words.subspan(i, end - i);
+            if (name == "tmux" || name == "screen") {
+                hand(cmd);
+                terminal_commands(simple, words, i, end, name, depth, walk.fed_by_input,
+                                  walk.via_find);
+                break;
+            }
             hand(cmd);
             remember(name, words.subspan(i + 1, end - i - 1));
             if (name == "trap") {
@@ -536,25 +638,53 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 }
                 break;
             }
-            if ((name == "echo" || name == "printf") && cmd.path.size() == path_base) {
+            if (name == "printf" && cmd.path.size() == path_base) {
+                // `printf 'pk%sll node\n' i | sh`: what printf prints (§7.3). Past the
+                // expansion budget the text is unknown and the reading says so.
+                std::size_t first = i + 1;
+                if (first < end && words[first].text == "--") ++first;
+                if (first < end && !words[first].text.starts_with("-") &&
+                    words[first].script_index == 0) {
+                    std::vector<std::string_view> args;
+                    for (std::size_t k = first + 1; k < end; ++k)
+                        args.push_back(script_of(simple, words[k]));
+                    const std::size_t own = rest_bytes(simple, first, end);
+                    const std::size_t limit = own + r_.expansion_budget;
+                    bool over = false;
+                    if (std::optional<std::string> text =
+                            printf_output(words[first].text, args, limit, &over)) {
+                        if (text->size() > own) r_.expansion_budget -= text->size() - own;
+                        piped.valid = true;
+                        piped.text = std::move(*text);
+                    } else if (over) {
+                        r_.summary.reached_expansion_cap = true; // not read past the budget
+                    }
+                }
+                break;
+            }
+            if (name == "echo" && cmd.path.size() == path_base) {
                 piped.valid = true;
                 std::size_t first = i + 1;
-                // `printf %s WORDS` prints the words.
-                if (name == "printf" && first < end &&
-                    (words[first].text == "%s" || words[first].text == "%s\\n" ||
-                     words[first].text == "%s "))
+                bool escapes = false; // `echo -e`: backslash escapes as printf's %b reads them
+                while (first < end && words[first].text.size() >= 2 &&
+                       words[first].text[0] == '-' &&
+                       words[first].text.find_first_not_of("neE", 1) == std::string_view::npos) {
+                    for (const char flag : words[first].text.substr(1))
+                        if (flag == 'e' || flag == 'E') escapes = flag == 'e';
                     ++first;
-                if (name == "echo")
-                    while (first < end && words[first].text.size() >= 2 &&
-                           words[first].text[0] == '-' &&
-                           words[first].text.find_first_not_of("neE", 1) == std::string_view::npos)
-                        ++first;
+                }
                 // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
                 fast::reserve_for_writes(piped.text,
                                          scripts_bytes(simple, words.subspan(first, end - first)));
                 for (std::size_t k = first; k < end; ++k) {
                     if (k > first) piped.text += ' ';
                     piped.text += script_of(simple, words[k]);
+                }
+                if (escapes) {
+                    const std::string_view joined = piped.text;
+                    const std::span<const std::string_view> one(&joined, 1);
+                    if (std::optional<std::string> text = printf_output("%b", one, joined.size()))
+                        piped.text = std::move(*text);
                 }
             }
             break;

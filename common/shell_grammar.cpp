@@ -358,6 +358,7 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
     unsigned depth = base_depth;
     SimpleCommand simple;
     simple.heredocs_begin = heredocs_.size();
+    simple.stdin_from_pipe = std::exchange(r_.string_reads_pipe, false);
     PipeText piped;
     fast::Arena::Mark mark = r_.arena.mark();
     Mode mode = Mode::command_start;
@@ -449,7 +450,10 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
                 ++pos_;
                 continue;
             }
-            if (doubled) ++r_.summary.chain_operators;
+            // Inside `cmd /c`, cmd's `&` runs the next command after the first, as bash's `;`
+            // does: a chain too (§7.3); its `|` is a pipe.
+            if (doubled || (c == '&' && !r_.path.empty() && r_.path.back().name == "cmd"))
+                ++r_.summary.chain_operators;
             finish();
             if (doubled)
                 op_skip(2);

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -142,6 +143,21 @@ Summary read_commands(std::string_view command, CommandSink& sink, const Options
 // True when glob `pattern` (`?`, `*`, `[…]`, `[!…]`) matches all of `name`. No backtracking: a
 // set of positions in `name` is advanced per pattern character, O(|pattern| × |name|).
 bool glob_matches(std::string_view pattern, std::string_view name);
+
+// The value of constant arithmetic (`1-2`, `-(0)`, `3*0`: + - * / % parentheses, decimal
+// integers); nullopt when it names a variable, overflows or is not read. Linear in the text.
+std::optional<long> constant_arithmetic(std::string_view expression);
+// `$((1-2))` / `$[1-2]` as a whole word (§7.3: `$[…]` is `$((…))`): its constant value, if any.
+std::optional<long> arithmetic_word_value(std::string_view word);
+
+// The command text a `powershell` / `pwsh` invocation runs (§7.2, §7.3): every argument after
+// `-Command` (any prefix, `/c`) joined by spaces, or the `-EncodedCommand` (`-e`, `-ec`, `-enc` …)
+// base64 of UTF-16LE text decoded; with `positional_is_command` (Windows PowerShell) a first
+// plain argument opens the command too. nullopt when it runs a file or nothing.
+std::optional<std::string> powershell_command_text(std::span<const Word> args,
+                                                   bool positional_is_command);
+// Base64 (padding and whitespace skipped) of UTF-16LE text, as UTF-8. Linear.
+std::string decode_base64_utf16le(std::string_view text);
 
 // "/usr/bin/pkill" -> "pkill", "C:\\Windows\\TaskKill.EXE" -> "TaskKill.EXE".
 std::string_view strip_path_prefix(std::string_view word);

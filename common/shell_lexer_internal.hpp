@@ -83,6 +83,12 @@ struct Reading {
     // allowance (read_commands), so a value expanded again and again keeps the work linear. Past
     // it, a value is not guessed and summary.reached_expansion_cap says so.
     std::size_t expansion_budget = 0;
+    // `pgrep x | bash -c 'while read p; …'`: the string's first command reads the pipe that
+    // feeds the shell (§7.3). Set just before the string is read, taken by its first command.
+    bool string_reads_pipe = false;
+    // The variables whose values are being read as command lines, outermost first (at most the
+    // nesting cap deep): a value read again inside itself is a cycle.
+    std::vector<std::pair<std::string, std::string>> reading_values = {};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -170,6 +176,13 @@ struct PipeText {
     // shell after the pipe reads as its script.
     std::size_t heredoc_begin = 0, heredoc_end = 0;
 };
+
+// What `printf FORMAT ARGS…` prints (shell_printf.cpp): `%s` `%b` `%c` `%d` `%%`, the format's
+// escapes, the format reused for extra arguments. nullopt for a conversion it does not read or
+// when the text would pass `limit` bytes (the format reused a million times stays bounded).
+std::optional<std::string> printf_output(std::string_view format,
+                                         std::span<const std::string_view> args, std::size_t limit,
+                                         bool* over = nullptr);
 
 // A word past the 65,534th with its own script text in one simple command reads again as this.
 constexpr std::uint16_t lost_script = 0xFFFF;
@@ -314,11 +327,19 @@ private:
                                   std::string_view prefix = {});
     void stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
                       const PipeText& piped, bool fed, bool find);
-    void remember_literal(std::string_view assignment, bool substituted);
+    void remember_literal(const Word& assignment, std::string_view script);
+    std::optional<std::string> literal_text(std::string_view text) const;
+    std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
     void remember(std::string_view name, std::span<const Word> args);
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
                                std::size_t i, std::size_t end, unsigned depth, const Walk& walk);
     void emit(SimpleCommand& simple, unsigned depth, PipeText& piped);
+    // shell_terminals.cpp: tmux and screen run their strings and typed lines (§7.3).
+    void terminal_commands(const SimpleCommand& simple, std::span<const Word> words, std::size_t i,
+                           std::size_t end, std::string_view name, unsigned depth, bool fed,
+                           bool find);
+    void finish_typed(const std::vector<std::string>& lines, unsigned depth, std::string_view name,
+                      bool fed, bool find);
     void hand(Command& cmd);
     void find_clauses(std::span<const Word> words, std::size_t i, std::size_t end,
                       const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work);

@@ -78,7 +78,9 @@ public:
 
     // A command substitution (or an expansion holding one): the text as written, and in the
     // script an expansion that can be empty, so a string read again never lexes it twice.
-    void substitution(std::size_t begin, std::size_t end, bool unquoted) {
+    // `printed`: what it prints when the command says (`$(echo pkill)`), read in its place.
+    void substitution(std::size_t begin, std::size_t end, bool unquoted,
+                      std::optional<std::string_view> printed = std::nullopt) {
         if (!scripted_) {
             scripted_ = true;
             script_.assign(text_so_far());
@@ -87,7 +89,7 @@ public:
         scripted_ = false;
         source(begin, end, unquoted);
         scripted_ = was_scripted;
-        script_.append("${_}");
+        script_.append(printed ? *printed : std::string_view("${_}"));
         word.has_substitution = true;
     }
 
@@ -192,13 +194,24 @@ void Lexer::backtick(unsigned depth, bool in_double, WordBuilder* word) {
         ++pos_;
     }
     if (!at_end()) ++pos_;
-    if (word != nullptr) word->substitution(begin, pos_, !in_double);
-    if (body.find_first_not_of(" \t\n") == std::string::npos) return; // `` runs nothing
-    if (deeper_than_cap(depth + 1)) return;
-    const std::string_view stored = r_.arena.store(body);
-    fast::push_back_growing(r_.path, PathStep{"", "`…`"});
-    Lexer(r_, stored, depth + 1, fed_by_input_, via_find_).run();
-    r_.path.pop_back();
+    const std::size_t end = pos_;
+    PipeText printed;
+    if (body.find_first_not_of(" \t\n") != std::string::npos && !deeper_than_cap(depth + 1)) {
+        const std::string_view stored = r_.arena.store(body);
+        fast::push_back_growing(r_.path, PathStep{"", "`…`"});
+        printed =
+            Lexer(r_, stored, depth + 1, fed_by_input_, via_find_).parse_list(depth + 1, false);
+        r_.path.pop_back();
+    }
+    // `` `echo pkill` `` is `$(echo pkill)` (§7.3): what it prints is known.
+    const bool known = printed.valid && printed.heredoc_end == 0;
+    if (known) {
+        printed_at_ = begin + 1;
+        printed_text_ = r_.arena.store(printed.text);
+    }
+    if (word != nullptr)
+        word->substitution(begin, end, !in_double,
+                           known ? std::optional<std::string_view>(printed_text_) : std::nullopt);
 }
 
 // pos_ just after `${`: skips the parameter expansion, lexing the substitutions inside it.
@@ -245,6 +258,7 @@ void Lexer::dollar(unsigned depth, WordBuilder& word, bool unquoted) {
     const std::size_t begin = pos_;
     bool substituted = false;
     bool can_be_empty = true;
+    std::optional<std::string_view> known_print; // `$(echo pkill)`: its text (§7.3)
     if (op(1) == '(') {
         const std::size_t second = op_pos(pos_, 2);
         if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
@@ -259,6 +273,7 @@ void Lexer::dollar(unsigned depth, WordBuilder& word, bool unquoted) {
             if (printed.valid && printed.heredoc_end == 0) {
                 printed_at_ = inner;
                 printed_text_ = r_.arena.store(printed.text);
+                known_print = printed_text_;
             }
         }
     } else if (op(1) == '[') {
@@ -282,7 +297,7 @@ void Lexer::dollar(unsigned depth, WordBuilder& word, bool unquoted) {
     }
     if (src_.substr(begin, pos_ - begin) != "$") word.word.expands = true;
     if (substituted)
-        word.substitution(begin, pos_, unquoted && can_be_empty);
+        word.substitution(begin, pos_, unquoted && can_be_empty, known_print);
     else
         word.source(begin, pos_, unquoted && can_be_empty);
 }
@@ -548,9 +563,11 @@ Word Lexer::read_word(unsigned depth, std::vector<std::string_view>& scripts) {
         ((raw.starts_with("\"$(") && raw.ends_with(")\"") && idiom_at_ == begin + 3) ||
          (raw.starts_with("$(") && raw.ends_with(")") && idiom_at_ == begin + 2)))
         word.set_script(idiom_body_);
-    else if (printed_at_ != std::string_view::npos && printed_at_ == begin + 2 &&
-             raw.starts_with("$(") && raw.ends_with(")"))
-        word.set_script(printed_text_); // `$(echo pkill)`: what it prints
+    else if (printed_at_ != std::string_view::npos &&
+             ((printed_at_ == begin + 2 && raw.starts_with("$(") && raw.ends_with(")")) ||
+              (printed_at_ == begin + 1 && raw.size() > 1 && raw.starts_with("`") &&
+               raw.ends_with("`"))))
+        word.set_script(printed_text_); // `$(echo pkill)`, `` `echo pkill` ``: what it prints
     return word.finish(r_.arena, scripts);
 }
 

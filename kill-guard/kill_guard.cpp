@@ -185,9 +185,11 @@ KillCall read_kill(std::span<const Word> args) {
 }
 
 // The integer an operand stands for when it is a literal (`-01`, `+0`, `00`) or constant
-// arithmetic (`$((0))`, `$((-1))`); quotes are already removed (§7.2). nullopt otherwise.
+// arithmetic (`$((0))`, `$((1-2))`, `$[-1]`, read by the command model); quotes are already
+// removed (§7.2, §7.3). nullopt otherwise.
 std::optional<long> integer_value(std::string_view text) {
-    if (text.starts_with("$((") && text.ends_with("))")) text = text.substr(3, text.size() - 5);
+    if (text.starts_with("$((") || text.starts_with("$["))
+        return shell::arithmetic_word_value(text);
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
     bool negative = false;
@@ -204,16 +206,33 @@ std::optional<long> integer_value(std::string_view text) {
     return negative ? -value : value;
 }
 
+// `where ProcessId=N` alone (a numeric PID; quotes, parentheses and blanks aside): one PID (§7.3).
+bool selects_one_pid(std::span<const Word> clause) {
+    std::string joined;
+    for (const Word& w : clause)
+        for (const char c : w.text)
+            if (c != ' ' && c != '\t' && c != '(' && c != ')' && c != '"' && c != '\'') joined += c;
+    constexpr std::string_view key = "processid=";
+    if (joined.size() <= key.size() || !equals_folded(joined.substr(0, key.size()), key))
+        return false;
+    return std::all_of(joined.begin() + key.size(), joined.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+}
+
 bool wmic_stops(std::span<const Word> args) {
     bool process = false;
+    std::size_t where = args.size(); // the where clause's first word
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (equals_folded(w, "process")) process = true;
         if (!process) continue;
-        if (equals_folded(w, "delete")) return true;
-        if (equals_folded(w, "call") && i + 1 < args.size() &&
-            equals_folded(args[i + 1].text, "terminate"))
-            return true;
+        if (equals_folded(w, "where")) where = i + 1;
+        const bool stops =
+            equals_folded(w, "delete") || (equals_folded(w, "call") && i + 1 < args.size() &&
+                                           equals_folded(args[i + 1].text, "terminate"));
+        if (!stops) continue;
+        // `where ProcessId=N call terminate` stops one PID; every other selection is refused.
+        return !(where < i && selects_one_pid(args.subspan(where, i - where)));
     }
     return false;
 }
@@ -247,20 +266,14 @@ std::string_view assigned_name(std::string_view assignment) {
     return assignment.substr(0, end);
 }
 
-// PowerShell's `-Command`/`-c` string, split on whitespace and `;`: Stop-Process (spps, kill)
-// given -Name or -ProcessName.
-bool powershell_stops_by_name(std::span<const Word> args) {
-    std::size_t i = 0;
-    while (i < args.size()) {
-        const std::string_view w = args[i].text;
-        ++i;
-        // Any prefix of -Command (§7.2), also `/c`.
-        if (equals_folded(w, "/c") ||
-            (w.size() >= 2 && w[0] == '-' && w.size() <= 8 &&
-             equals_folded(w.substr(1), std::string_view("command").substr(0, w.size() - 1))))
-            break;
-        if (i == args.size()) return false;
-    }
+// PowerShell's command text (the arguments after `-Command` joined, or the decoded
+// `-EncodedCommand`, read by the command model: §7.3), split on whitespace and `;`:
+// Stop-Process (spps, kill) given -Name or -ProcessName.
+bool powershell_stops_by_name(std::span<const Word> args, bool positional_is_command) {
+    const std::optional<std::string> command =
+        shell::powershell_command_text(args, positional_is_command);
+    if (!command) return false;
+    const std::string_view text = *command;
     // Split on whitespace and `;` `|` `{` `}` `(` `)` `&` (§7.2).
     const auto splits = [](char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '|' ||
@@ -268,43 +281,38 @@ bool powershell_stops_by_name(std::span<const Word> args) {
     };
     bool in_stop = false;
     bool after_pipe = false; // `Get-Process node | Stop-Process`: fed by a pipe
-    for (; i < args.size(); ++i) {
-        const std::string_view text = args[i].text;
-        std::size_t p = 0;
-        while (p < text.size()) {
-            if (splits(text[p])) {
-                if (text[p] == '|') after_pipe = true;
-                if (text[p] == ';' || text[p] == '|' || text[p] == '{' || text[p] == '}' ||
-                    text[p] == '&')
-                    in_stop = false;
-                if (text[p] == ';' || text[p] == '{' || text[p] == '}') after_pipe = false;
-                ++p;
-                continue;
-            }
-            std::size_t e = p;
-            while (e < text.size() && !splits(text[e])) ++e;
-            std::string_view token = text.substr(p, e - p);
-            p = e;
-            if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
-                equals_folded(token, "kill")) {
-                if (after_pipe) return true;
-                in_stop = true;
-                continue;
-            }
-            if (!in_stop || token.size() < 2 || token[0] != '-') continue;
-            // `-Name:node`; any prefix of -Name or -ProcessName (`-n`, `-proc`).
-            token =
-                token.substr(1, token.find(':') == std::string_view::npos ? std::string_view::npos
-                                                                          : token.find(':') - 1);
-            if (token.empty()) continue;
-            constexpr std::string_view name = "name", process_name = "processname";
-            if ((token.size() <= name.size() &&
-                 equals_folded(token, name.substr(0, token.size()))) ||
-                (token.size() <= process_name.size() &&
-                 equals_folded(token, process_name.substr(0, token.size()))))
-                return true;
+    std::size_t p = 0;
+    while (p < text.size()) {
+        if (splits(text[p])) {
+            if (text[p] == '|') after_pipe = true;
+            if (text[p] == ';' || text[p] == '|' || text[p] == '{' || text[p] == '}' ||
+                text[p] == '&' || text[p] == '\n')
+                in_stop = false;
+            if (text[p] == ';' || text[p] == '{' || text[p] == '}' || text[p] == '\n')
+                after_pipe = false;
+            ++p;
+            continue;
         }
-        after_pipe = false;
+        std::size_t e = p;
+        while (e < text.size() && !splits(text[e])) ++e;
+        std::string_view token = text.substr(p, e - p);
+        p = e;
+        if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
+            equals_folded(token, "kill")) {
+            if (after_pipe) return true;
+            in_stop = true;
+            continue;
+        }
+        if (!in_stop || token.size() < 2 || token[0] != '-') continue;
+        // `-Name:node`; any prefix of -Name or -ProcessName (`-n`, `-proc`).
+        token = token.substr(1, token.find(':') == std::string_view::npos ? std::string_view::npos
+                                                                          : token.find(':') - 1);
+        if (token.empty()) continue;
+        constexpr std::string_view name = "name", process_name = "processname";
+        if ((token.size() <= name.size() && equals_folded(token, name.substr(0, token.size()))) ||
+            (token.size() <= process_name.size() &&
+             equals_folded(token, process_name.substr(0, token.size()))))
+            return true;
     }
     return false;
 }
@@ -422,7 +430,9 @@ private:
             return;
         }
         // echo/printf print known words: a shell after them reads those (the model follows it).
-        if (c.name == "echo" || c.name == "printf") return;
+        // Run by xargs or parallel they also print its input, unknown: `cat .temp/pids | xargs
+        // -n1 echo kill | sh` prints the word kill into a shell (§7.3).
+        if ((c.name == "echo" || c.name == "printf") && !c.fed_by_input) return;
         for (const Word& w : c.words) {
             const std::string_view t = w.text;
             for (std::size_t at = t.find("kill"); at != std::string_view::npos;
@@ -481,7 +491,7 @@ private:
         case When::kill_option:
             return fuser_kills(args);
         case When::powershell_by_name:
-            return powershell_stops_by_name(args);
+            return powershell_stops_by_name(args, c.is("powershell"));
         case When::wmic_process:
             return wmic_stops(args);
         case When::tskill_name:
@@ -501,9 +511,12 @@ private:
                     return true;
             if (c.fed_by_input) return true;
             // `find … -exec kill {} ;`: the PIDs are found paths (§7.2).
-            if (c.via_find && std::any_of(operands.begin(), operands.end(), [](const Word& w) {
-                    return w.text.find("{}") != std::string_view::npos;
-                }))
+            // `fd -x kill` / `fd -X kill`: fd appends the found paths when no `{}` is written
+            // (§7.3).
+            if (c.via_find && (operands.empty() ||
+                               std::any_of(operands.begin(), operands.end(), [](const Word& w) {
+                                   return w.text.find("{}") != std::string_view::npos;
+                               })))
                 return true;
             PendingKill pending;
             for (const Word& w : operands) {

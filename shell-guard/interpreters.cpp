@@ -30,6 +30,7 @@ struct Launch {
 };
 
 bool inside_temp(std::string_view path);
+bool names_temp(std::string_view path);
 
 // Whether args[i] ends an interpreter's options: `--` (the script is the word after it), `-`
 // (the script is stdin) or the first word that is no option (the script itself); sets
@@ -112,7 +113,9 @@ Launch node_launch(Words args) {
             launch.inline_code = true;
             return launch;
         }
-        if (w == "-v" || w == "--version" || w == "-h" || w == "--help") {
+        // `-c` / `--check` checks syntax and runs nothing (§7.3).
+        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-c" ||
+            w == "--check") {
             launch.names_other = true;
             return launch;
         }
@@ -127,7 +130,7 @@ Launch node_launch(Words args) {
             const std::string_view value = eq != std::string_view::npos
                                                ? w.substr(eq + 1)
                                                : (i + 1 < args.size() ? args[i + 1].text : "");
-            if (inside_temp(value)) launch.temp_code = true;
+            if (inside_temp(value) || names_temp(value)) launch.temp_code = true;
         }
         if (eq == std::string_view::npos && one_of(w, with_value)) ++i;
     }
@@ -183,22 +186,48 @@ Switches read_switches(Words args, const SwitchGrammar& grammar) {
 
 namespace {
 
-Launch perl_style_launch(Words args, const SwitchGrammar& grammar) {
+// A directory or library path that names `.temp` (`.temp`, `./.temp`, `.temp/lib`).
+bool names_temp(std::string_view path) {
+    return inside_temp(std::string(path) + "/x");
+}
+
+Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_runs_nothing) {
     const Switches switches = read_switches(args, grammar);
     Launch launch;
     launch.inline_code = switches.inline_code;
     launch.names_other = switches.names_other;
+    // `-I DIR` (perl, ruby) and ruby's `-r LIB` naming .temp load .temp/ code (§7.3); ruby's
+    // `-c` checks syntax and runs nothing (perl's `-c` runs BEGIN blocks: no exception).
+    for (std::size_t i = 0; i < switches.first_operand && i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w.size() < 2 || w[0] != '-' || w[1] == '-') continue;
+        for (std::size_t j = 1; j < w.size(); ++j) {
+            const char c = w[j];
+            if (grammar.inline_switches.find(c) != std::string_view::npos) break;
+            if (c == 'c' && check_runs_nothing) launch.names_other = true;
+            if (c == 'I' || (c == 'r' && check_runs_nothing)) {
+                const std::string_view value = j + 1 < w.size()
+                                                   ? w.substr(j + 1)
+                                                   : (i + 1 < args.size() ? args[i + 1].text : "");
+                if (names_temp(value) || inside_temp(value)) launch.temp_code = true;
+                break;
+            }
+            if (grammar.rest_switches.find(c) != std::string_view::npos ||
+                grammar.next_switches.find(c) != std::string_view::npos)
+                break;
+        }
+    }
     if (!launch.inline_code && switches.first_operand < args.size())
         launch.script = args[switches.first_operand].text;
     return launch;
 }
 
 Launch perl_launch(Words args) {
-    return perl_style_launch(args, perl_switches);
+    return perl_style_launch(args, perl_switches, false);
 }
 
 Launch ruby_launch(Words args) {
-    return perl_style_launch(args, ruby_switches);
+    return perl_style_launch(args, ruby_switches, true);
 }
 
 // php: -r/-R/-B/-E CODE (and --run, --process-code, --process-begin, --process-end), -f FILE.
@@ -334,7 +363,10 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args) {
             const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
                                            [](char a, char b) { return lower(a) == lower(b); }) ||
                                 (Flags.prefixes && folded_word.size() >= 3 &&
-                                 flag.starts_with(folded_word) && flag.starts_with("-comm"));
+                                 flag.starts_with(folded_word) && flag.starts_with("-comm")) ||
+                                // `-e`, `-en`, `-enc` …: prefixes of -EncodedCommand (§7.3)
+                                (Flags.prefixes && folded_word.size() >= 2 &&
+                                 flag == "-encodedcommand" && flag.starts_with(folded_word));
             if (folded || (flag.starts_with("--") && w.starts_with(flag) &&
                            w.size() > flag.size() && w[flag.size()] == '=')) {
                 launch.inline_code = true;
@@ -595,8 +627,21 @@ bool runs_inline_code(const Command& c) {
     if (launch.names_other) return false;
     if (launch.script) {
         const std::string_view script = *launch.script;
-        return script == "-" || script == "/dev/stdin" || script == "/dev/fd/0" ||
-               script.starts_with("<(") || inside_temp(script);
+        if (script == "-" || script == "/dev/stdin" || script == "/dev/fd/0") {
+            // `python3 - < FILE` reads FILE as `python3 < FILE` does (§7.3); a shell's `-s`
+            // reads whatever feeds it (no exception).
+            const Words args = c.args();
+            const bool operand = std::any_of(args.begin(), args.end(),
+                                             [&](const Word& w) { return w.text == script; });
+            if (operand && !c.stdin_from_pipe && !c.stdin_from_heredoc)
+                for (const Redirect& redirect : c.redirects)
+                    if (redirect.kind == RedirectKind::input &&
+                        (redirect.fd == -1 || redirect.fd == 0) &&
+                        !redirect.target_is_process_substitution)
+                        return inside_temp(redirect.target.text);
+            return true;
+        }
+        return script.starts_with("<(") || inside_temp(script);
     }
     if (!interpreter->reads_stdin) return false;
     // No script operand: the interpreter reads its program from stdin, a file fed through `<`

@@ -199,7 +199,9 @@ bool is_write_target(std::string_view target, Place& place) {
             if (height < 0) return true; // above the working directory: outside .temp/
             start = end + 1;
         }
-        return !(segments.size() >= 2 && segments.front() == ".temp");
+        // A `.temp` segment anywhere below the root is `.temp/`, and the path `.temp` itself
+        // counts as inside it (§7.3: `src/.temp/a`).
+        return std::find(segments.begin(), segments.end(), ".temp") == segments.end();
     }
     std::string absolute;
     if (relative) {
@@ -244,6 +246,16 @@ bool is_dangerous_git_config(std::string_view setting) {
     return key.starts_with("alias.") || key == "help.autocorrect";
 }
 
+// `GIT_CONFIG_KEY_<N>=alias.x`: git's environment configuration is `-c KEY=VALUE` (§7.3).
+bool assigns_dangerous_git_key(std::string_view assignment) {
+    constexpr std::string_view prefix = "GIT_CONFIG_KEY_";
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string_view::npos || !assignment.starts_with(prefix)) return false;
+    const std::string_view n = assignment.substr(prefix.size(), eq - prefix.size());
+    if (n.empty() || n.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    return is_dangerous_git_config(std::string(assignment.substr(eq + 1)) + "=");
+}
+
 // R2 for one git command.
 bool runs_git_write(const Command& git) {
     const Words args = git.args();
@@ -257,6 +269,8 @@ bool runs_git_write(const Command& git) {
         if (w.starts_with("-c") && w.size() > 2 && is_dangerous_git_config(w.substr(2)))
             return true;
         if (w.starts_with("--config-env=") && is_dangerous_git_config(w.substr(13))) return true;
+        if (w == "--config-env" && i + 1 < args.size() && is_dangerous_git_config(args[i + 1].text))
+            return true;
         if (one_of(w, git_options_with_value)) ++i; // attached forms are one word
     }
     if (i >= args.size()) return false;
@@ -266,6 +280,14 @@ bool runs_git_write(const Command& git) {
     if (subcommand == "reset")
         return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
             return w.text == "--hard" || w.text == "--merge" || w.text == "--keep";
+        });
+    // `submodule update --force` and `worktree remove --force` discard work (§7.3).
+    if ((subcommand == "submodule" || subcommand == "worktree") && !rest.empty() &&
+        rest[0].text == (subcommand == "submodule" ? "update" : "remove"))
+        return std::any_of(rest.begin() + 1, rest.end(), [](const Word& w) {
+            return w.text == "--force" ||
+                   (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
+                    w.text.find('f') != std::string_view::npos);
         });
     if (subcommand == "read-tree") {
         // `-n` / `--dry-run` writes nothing (§7.2).
@@ -336,25 +358,26 @@ bool removes_files(const Command& c) {
         for (const Word& w : c.args())
             if (w.text == "--remove-source-files" || w.text == "--remove-sent-files") return true;
     if (c.is("pwsh") || c.is("powershell")) {
-        // Remove-Item and its aliases inside the -Command string (§7.2), split as kill-guard
-        // splits it: on whitespace and ; | { } ( ) &.
-        for (const Word& w : c.args()) {
-            const std::string_view text = w.text;
-            std::size_t p = 0;
-            while (p < text.size()) {
-                const auto splits = [](char ch) {
-                    return std::string_view(" \t\r\n;|{}()&").find(ch) != std::string_view::npos;
-                };
-                while (p < text.size() && splits(text[p])) ++p;
-                std::size_t e = p;
-                while (e < text.size() && !splits(text[e])) ++e;
-                std::string token;
-                for (const char ch : text.substr(p, e - p)) token += lower(ch);
-                if (token == "remove-item" || token == "ri" || token == "del" || token == "erase" ||
-                    token == "rd" || token == "rmdir")
-                    return true;
-                p = e;
-            }
+        // Remove-Item and its aliases inside the command text (the arguments after -Command
+        // joined, or the decoded -EncodedCommand: §7.3), split as kill-guard splits it: on
+        // whitespace and ; | { } ( ) &.
+        const std::optional<std::string> command =
+            shell::powershell_command_text(c.args(), c.is("powershell"));
+        const std::string_view text = command ? std::string_view(*command) : std::string_view{};
+        std::size_t p = 0;
+        while (p < text.size()) {
+            const auto splits = [](char ch) {
+                return std::string_view(" \t\r\n;|{}()&").find(ch) != std::string_view::npos;
+            };
+            while (p < text.size() && splits(text[p])) ++p;
+            std::size_t e = p;
+            while (e < text.size() && !splits(text[e])) ++e;
+            std::string token;
+            for (const char ch : text.substr(p, e - p)) token += lower(ch);
+            if (token == "remove-item" || token == "ri" || token == "rm" || token == "del" ||
+                token == "erase" || token == "rd" || token == "rmdir")
+                return true;
+            p = e;
         }
     }
     const Words args = c.args();
@@ -393,6 +416,14 @@ public:
 
     void command(const Command& c) override {
         ++serial_;
+        // `GIT_CONFIG_KEY_0=alias.x` assigned anywhere in the command (also through export,
+        // declare or env) sets an alias for every later git (§7.3).
+        for (const Word& a : c.assignments)
+            if (assigns_dangerous_git_key(a.text)) git_env_alias_ = true;
+        if (c.is("export") || c.is("declare") || c.is("typeset") || c.is("readonly") ||
+            c.is("local") || c.is("env"))
+            for (const Word& a : c.args())
+                if (assigns_dangerous_git_key(a.text)) git_env_alias_ = true;
         if (binding_.has(Rule::file_write) && c.first_in_simple_command) {
             for (const Redirect& r : c.redirects) {
                 if (redirect_writes(r) &&
@@ -413,7 +444,9 @@ public:
         if (c.query) return;
         // A wrapper that only passes words on (sudo, nice, timeout, xargs …) breaks no rule by
         // itself: its command is judged next. Shells, find and env are judged as commands.
-        if (c.is_wrapper && !c.is("find") && !c.is("env") && !is_interpreter(c)) {
+        // flock FILE and script FILE write their file before they run a command (§7.3).
+        if (c.is_wrapper && !c.is("find") && !c.is("env") && !is_interpreter(c) && !c.is("flock") &&
+            !c.is("script")) {
             if (binding_.has(Rule::inline_code))
                 for (const Word& a : c.assignments)
                     if (assignment_loads_temp_code(a.text)) found(Rule::inline_code, c);
@@ -421,7 +454,7 @@ public:
         }
         if (c.is("find")) note_find(c);
         if (binding_.has(Rule::git_write) && c.is("git") &&
-            (runs_git_write(c) || git_alias_runs_write(c)))
+            (git_env_alias_ || runs_git_write(c) || git_alias_runs_write(c)))
             found(Rule::git_write, c);
         if (binding_.has(Rule::git_write) && c.is("gh") && runs_gh_checkout(c))
             found(Rule::git_write, c);
@@ -475,6 +508,7 @@ private:
     std::size_t literal_serial_ = 0;
     std::unordered_set<const char*> literal_starts_;
     std::set<std::string> git_write_aliases_; // `git config alias.co checkout` earlier
+    bool git_env_alias_ = false;              // GIT_CONFIG_KEY_N=alias.* assigned earlier
 
     // `git config [--global …] alias.NAME VALUE` whose value is an R2 form (§7.2); and a later
     // `git NAME`.

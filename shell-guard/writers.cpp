@@ -104,12 +104,79 @@ bool tee_files(const Command& c, const WriteTarget& write) {
     return false;
 }
 
+// A sed script's `w FILE` / `W FILE` commands and `s/…/…/w FILE` flags: FILE is the rest of the
+// line. Addresses, `s` and `y` bodies (with their escapes) and text commands are stepped over in
+// one pass.
+void sed_script_writes(std::string_view script, const WriteTarget& write) {
+    std::size_t i = 0;
+    const auto rest_of_line = [&] {
+        while (i < script.size() && (script[i] == ' ' || script[i] == '\t')) ++i;
+        const std::size_t end = std::min(script.find('\n', i), script.size());
+        const std::string_view file = script.substr(i, end - i);
+        i = end;
+        return file;
+    };
+    const auto skip_delimited = [&](char delimiter) { // to just after the closing delimiter
+        while (i < script.size() && script[i] != delimiter) {
+            if (script[i] == '\\') ++i;
+            ++i;
+        }
+        if (i < script.size()) ++i;
+    };
+    while (i < script.size()) {
+        const char c = script[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '{' || c == '}' || c == '!' ||
+            c == ',' || c == '$' || c == '+' || c == '~' || (c >= '0' && c <= '9')) {
+            ++i;
+            continue;
+        }
+        if (c == '/' || c == '\\') { // an address: /re/ or \cREc
+            if (c == '\\') ++i;
+            if (i >= script.size()) break;
+            const char delimiter = script[i++];
+            skip_delimited(delimiter);
+            while (i < script.size() && (script[i] == 'I' || script[i] == 'M')) ++i;
+            continue;
+        }
+        ++i;
+        if (c == 'w' || c == 'W') {
+            const std::string_view file = rest_of_line();
+            if (!file.empty()) write(file);
+            continue;
+        }
+        if (c == 's' || c == 'y') {
+            if (i >= script.size()) break;
+            const char delimiter = script[i++];
+            skip_delimited(delimiter);
+            skip_delimited(delimiter);
+            if (c == 'y') continue;
+            while (i < script.size() && script[i] != ';' && script[i] != '\n' && script[i] != '}') {
+                if (script[i] == 'w') {
+                    ++i;
+                    const std::string_view file = rest_of_line();
+                    if (!file.empty()) write(file);
+                    break;
+                }
+                ++i;
+            }
+            continue;
+        }
+        if (c == 'a' || c == 'i' || c == 'c' || c == 'r' || c == 'R' || c == 'b' || c == 't' ||
+            c == 'T' || c == ':' || c == 'e' || c == 'v' || c == 'L' || c == 'q' || c == 'Q' ||
+            c == 'l' || c == '#') {
+            (void)rest_of_line(); // text, a label or a file read: to the end of the line
+            continue;
+        }
+    }
+}
+
 // sed -i (also -i.bak, -Ei, --in-place and its prefixes): the operands after the script, which is
 // the first operand unless -e / -f / --expression / --file gave it.
 bool sed_in_place_files(const Command& c, const WriteTarget& write) {
     const Words args = c.args();
     bool in_place = false, script_given = false;
     std::vector<std::string_view> operands;
+    std::vector<std::string_view> scripts; // -e values, or the first operand
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (w == "--") {
@@ -128,7 +195,12 @@ bool sed_in_place_files(const Command& c, const WriteTarget& write) {
             } else if (is_long_prefix(option, "--expression", 3) ||
                        is_long_prefix(option, "--file", 4)) {
                 script_given = true;
-                if (eq == std::string_view::npos) ++i;
+                const bool expression = is_long_prefix(option, "--expression", 3);
+                if (eq == std::string_view::npos) {
+                    if (++i < args.size() && expression) scripts.push_back(args[i].text);
+                } else if (expression) {
+                    scripts.push_back(w.substr(eq + 1));
+                }
             } else if (is_long_prefix(option, "--line-length", 3) && eq == std::string_view::npos) {
                 ++i;
             }
@@ -142,11 +214,20 @@ bool sed_in_place_files(const Command& c, const WriteTarget& write) {
             }
             if (ch == 'e' || ch == 'f' || ch == 'l') {
                 if (ch != 'l') script_given = true;
-                if (j + 1 == w.size()) ++i;
+                std::optional<std::string_view> value;
+                if (j + 1 == w.size()) {
+                    if (++i < args.size()) value = args[i].text;
+                } else {
+                    value = w.substr(j + 1);
+                }
+                if (ch == 'e' && value) scripts.push_back(*value);
                 break;
             }
         }
     }
+    if (!script_given && !operands.empty()) scripts.push_back(operands.front());
+    // sed's `w FILE` command and `s///w FILE` flag write FILE (§7.3).
+    for (const std::string_view script : scripts) sed_script_writes(script, write);
     if (!in_place) return false;
     if (c.fed_by_input) return true;
     for (std::size_t k = script_given ? 0 : 1; k < operands.size(); ++k) write(operands[k]);
@@ -238,18 +319,31 @@ bool awk_print_files(const Command& c, const WriteTarget& write) {
          at = program.find("print", at + 5)) {
         std::size_t p = at + 5;
         bool in_string = false;
+        int parens = 0; // `print ($1 > 5)` compares; only a `>` outside parentheses redirects
         while (p < program.size() && (in_string || std::string_view(";}\n|").find(program[p]) ==
                                                        std::string_view::npos)) {
+            if (program[p] == '\\' && in_string) {
+                p += 2;
+                continue;
+            }
             if (program[p] == '"') in_string = !in_string;
-            if (!in_string && program[p] == '>') {
+            if (!in_string && program[p] == '(') ++parens;
+            if (!in_string && program[p] == ')') --parens;
+            if (!in_string && parens <= 0 && program[p] == '>') {
                 std::size_t q = p + 1;
                 if (q < program.size() && program[q] == '>') ++q;
                 while (q < program.size() && program[q] == ' ') ++q;
-                if (q < program.size() && program[q] == '"') {
-                    const std::size_t close = program.find('"', q + 1);
-                    if (close != std::string_view::npos)
-                        write(program.substr(q + 1, close - q - 1));
-                }
+                std::size_t close = std::string_view::npos;
+                if (q < program.size() && program[q] == '"') close = program.find('"', q + 1);
+                std::size_t after = close == std::string_view::npos ? close : close + 1;
+                while (after < program.size() && (program[after] == ' ' || program[after] == '\t'))
+                    ++after;
+                if (close != std::string_view::npos &&
+                    (after >= program.size() ||
+                     std::string_view(";}\n|)").find(program[after]) != std::string_view::npos))
+                    write(program.substr(q + 1, close - q - 1)); // a literal string
+                else
+                    write("./awk-output"); // any other expression: a file in the cwd (§7.3)
                 break;
             }
             ++p;
@@ -316,6 +410,113 @@ bool tar_extract_files(const Command& c, const WriteTarget& write) {
             extract = true;
     }
     if (extract) write(std::string(directory.value_or(".")) + "/extracted");
+    // Creating or updating an archive (`-c`, `-r`, `-u`, bundled `czf`) writes its -f FILE (§7.3).
+    bool create = false;
+    std::optional<std::string_view> archive;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--create" || w == "--append" || w == "--update") create = true;
+        if (w.starts_with("--file=")) archive = w.substr(7);
+        if (w == "--file" && i + 1 < args.size()) archive = args[++i].text;
+        const bool bundle = i == 0 && !w.empty() && w[0] != '-';
+        if (!bundle && !(w.size() > 1 && w[0] == '-' && w[1] != '-')) continue;
+        const std::size_t first = bundle ? 0 : 1;
+        for (std::size_t k = first; k < w.size(); ++k) {
+            if (w[k] == 'c' || w[k] == 'r' || w[k] == 'u') create = true;
+            if (w[k] == 'C') break; // -C DIR
+            if (w[k] == 'f') {
+                if (!bundle && k + 1 < w.size())
+                    archive = w.substr(k + 1);
+                else if (i + 1 < args.size())
+                    archive = args[i + 1].text;
+                break;
+            }
+        }
+    }
+    if (create && archive) write(*archive);
+    return false;
+}
+
+// zip ARCHIVE FILES…: the archive is written (§7.3).
+bool zip_files(const Command& c, const WriteTarget& write) {
+    const Operands ops = operands_of(c.args(), "bnt", {"--temp-path", "--suffixes"});
+    if (!ops.files.empty()) write(ops.files.front());
+    return false;
+}
+
+// shred without -u overwrites its operands in place (§7.3); with -u it is R3's.
+bool shred_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    std::vector<std::string_view> files;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "--") {
+            for (++i; i < args.size(); ++i) files.push_back(args[i].text);
+            break;
+        }
+        if (w.starts_with("--")) {
+            if (is_long_prefix(w.substr(0, w.find('=')), "--remove", 4)) return false;
+            continue;
+        }
+        if (is_option(w)) {
+            for (std::size_t k = 1; k < w.size(); ++k) {
+                if (w[k] == 'u') return false;
+                if (w[k] == 'n' || w[k] == 's') {
+                    if (k + 1 == w.size()) ++i;
+                    break;
+                }
+            }
+            continue;
+        }
+        files.push_back(w);
+    }
+    for (const std::string_view f : files) write(f);
+    return false;
+}
+
+// flock FILE …: creates FILE, as touch does (§7.3); a descriptor number is no file.
+bool flock_files(const Command& c, const WriteTarget& write) {
+    const Words args = c.args();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w == "-w" || w == "-E" || w == "--timeout" || w == "--conflict-exit-code") {
+            ++i;
+            continue;
+        }
+        if (is_option(w)) continue;
+        if (w.find_first_not_of("0123456789") != std::string_view::npos) write(w);
+        break;
+    }
+    return false;
+}
+
+// script [FILE]: the typescript (`./typescript` when none), and the logs -O / -B / -I / -T name
+// (§7.3).
+bool script_files(const Command& c, const WriteTarget& write) {
+    // A wrapper's words end at what it runs: the FILE after `-c STRING` is read from the simple
+    // command as written.
+    Words args = c.args();
+    const Word* const first = c.words.data();
+    if (!c.simple_words.empty() && first >= c.simple_words.data() &&
+        first < c.simple_words.data() + c.simple_words.size())
+        args = c.simple_words.subspan(static_cast<std::size_t>(first - c.simple_words.data()) + 1);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string_view w = args[i].text;
+        if (w.size() == 2 && w[0] == '-' &&
+            std::string_view("OBIT").find(w[1]) != std::string_view::npos) {
+            if (i + 1 < args.size()) write(args[++i].text);
+            continue;
+        }
+        if (w.size() == 2 && w[0] == '-' &&
+            std::string_view("cEom").find(w[1]) != std::string_view::npos) {
+            ++i;
+            continue;
+        }
+        if (is_option(w)) continue;
+        write(w);
+        return false;
+    }
+    write("./typescript");
     return false;
 }
 
@@ -373,7 +574,10 @@ bool curl_output_files(const Command& c, const WriteTarget& write) {
         if (w.starts_with("--")) {
             const std::size_t eq = w.find('=');
             const std::string_view option = w.substr(0, eq);
-            if (option == "--output") {
+            if (option == "--output" || option == "--cookie-jar" || option == "--dump-header" ||
+                option == "--trace" || option == "--trace-ascii" || option == "--stderr" ||
+                option == "--libcurl") {
+                // The output, and the files curl logs into (§7.3).
                 write(eq != std::string_view::npos ? w.substr(eq + 1)
                                                    : (i + 1 < args.size() ? args[++i].text : ""));
             } else if (option == "--remote-name" || option == "--remote-name-all") {
@@ -400,7 +604,7 @@ bool curl_output_files(const Command& c, const WriteTarget& write) {
         for (std::size_t k = 1; k < w.size(); ++k) {
             const char ch = w[k];
             if (ch == 'O') remote_name = true;
-            if (ch == 'o') {
+            if (ch == 'o' || ch == 'c' || ch == 'D') { // -c cookie jar, -D headers (§7.3)
                 write(k + 1 < w.size() ? w.substr(k + 1)
                                        : (i + 1 < args.size() ? args[++i].text : ""));
                 break;
@@ -438,6 +642,8 @@ bool wget_output_files(const Command& c, const WriteTarget& write) {
                 named = true;
             } else if (option == "--spider") {
                 spider = true;
+            } else if (option == "--output-file" || option == "--append-output") {
+                write(value()); // the log (§7.3)
             }
             continue;
         }
@@ -457,7 +663,12 @@ bool wget_output_files(const Command& c, const WriteTarget& write) {
                 named = true;
                 break;
             }
-            if (std::string_view("oaeiBtTwQUlARDIXn").find(ch) != std::string_view::npos) {
+            if (ch == 'o' || ch == 'a') { // -o / -a: the log file (§7.3)
+                write(k + 1 < w.size() ? w.substr(k + 1)
+                                       : (i + 1 < args.size() ? args[++i].text : ""));
+                break;
+            }
+            if (std::string_view("eiBtTwQUlARDIXn").find(ch) != std::string_view::npos) {
                 if (k + 1 == w.size()) ++i;
                 break;
             }
@@ -542,6 +753,12 @@ constexpr std::array writers{
     Writer{.name = "wget", .files = wget_output_files},
     Writer{.name = "git", .files = git_apply_files},
     Writer{.name = "patch", .files = patch_files},
+    // §7.3's writers: zip ARCHIVE, shred without -u, flock FILE, script [FILE]; tar -c/-r/-u,
+    // curl's and wget's logs and sed's `w FILE` are read by their entries above.
+    Writer{.name = "zip", .files = zip_files},
+    Writer{.name = "shred", .files = shred_files},
+    Writer{.name = "flock", .files = flock_files},
+    Writer{.name = "script", .files = script_files},
 };
 
 } // namespace

@@ -97,6 +97,9 @@ SHFMT_DEVIATIONS = [
     ("heredoc-delimiter-expansion", re.compile(r"<<-?\s*\$"),
      "shfmt 3.6 refuses a heredoc delimiter holding `$` (`<<$X`, `<<$'\\u0045OF'`); bash takes the "
      "delimiter by quote removal alone"),
+    ("bad-substitution", re.compile(r"\$\{[^}]*;"),
+     "shfmt refuses a `${…}` that is no parameter expansion (`${x;y}`); bash parses it (bash -n "
+     "accepts it) and fails only when it expands it"),
     ("bash-rejects", None,
      "shfmt and `bash -n` both reject the text as a syntax error (an unclosed quote, parenthesis, "
      "heredoc or compound command, a stray reserved word): the corpus holds it to check the model "
@@ -212,15 +215,124 @@ def word_text(word):
     return "".join(out)
 
 
+PARAM_OPERATIONS = ("Exp", "Index", "Slice", "Repl", "Length", "Excl", "Names", "Width", "NestedParam")
+
+
+def printed_text(name, args):
+    """What `echo` / `printf` print for literal arguments (bash's builtins), or None."""
+    if name == "echo":
+        if args and re.match(r"^-[neE]+$", args[0]):
+            return None
+        return " ".join(args) + "\n"
+    if name != "printf" or not args or args[0].startswith("-"):
+        return None
+    fmt, rest = args[0], args[1:]
+    out = []
+    index = 0
+    while True:
+        start = index
+        i = 0
+        while i < len(fmt):
+            c = fmt[i]
+            if c == "\\":
+                m = re.match(r"\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)", fmt[i:], re.S)
+                decoded = decode_ansi_c(m.group(0)) if m else None
+                if decoded is None:
+                    return None
+                out.append(decoded)
+                i += len(m.group(0))
+                continue
+            if c != "%":
+                out.append(c)
+                i += 1
+                continue
+            m = re.match(r"%([-+ #0]*[0-9.]*)([sbcdiu%])", fmt[i:])
+            if m is None or m.group(1):
+                return None
+            conv = m.group(2)
+            i += len(m.group(0))
+            if conv == "%":
+                out.append("%")
+                continue
+            arg = rest[index] if index < len(rest) else ""
+            if index < len(rest):
+                index += 1
+            if conv == "b":
+                arg = decode_ansi_c(arg)
+                if arg is None:
+                    return None
+            elif conv == "c":
+                arg = arg[:1]
+            elif conv in "diu":
+                arg = arg or "0"
+            out.append(arg)
+        if index == start or index >= len(rest):
+            break
+    return "".join(out)
+
+
+def resolved_text(word, literals):
+    """word_text, with `$NAME` / `${NAME}` of a variable the command assigned a literal and a
+    `$(echo …)` / backquoted echo or printf of literal words read as bash expands them (SPEC §7.3);
+    None when any part stays unknown."""
+    out = []
+    for part in word.get("Parts") or []:
+        kind = part.get("Type")
+        if kind == "ParamExp" and not any(part.get(k) for k in PARAM_OPERATIONS):
+            name = (part.get("Param") or {}).get("Value")
+            if name not in literals:
+                return None
+            out.append(literals[name])
+        elif kind == "DblQuoted" and not part.get("Dollar"):
+            inner = resolved_text({"Parts": part.get("Parts") or []}, literals)
+            if inner is None:
+                return None
+            out.append(inner)
+        elif kind == "CmdSubst":
+            stmts = part.get("Stmts") or []
+            if len(stmts) != 1 or (stmts[0].get("Cmd") or {}).get("Type") != "CallExpr":
+                return None
+            args = [word_text(a) for a in stmts[0]["Cmd"].get("Args") or []]
+            if not args or any(a is None for a in args) or stmts[0]["Cmd"].get("Assigns"):
+                return None
+            text = printed_text(args[0], args[1:])
+            if text is None:
+                return None
+            out.append(text.rstrip("\n"))
+        else:
+            text = word_text({"Parts": [part]})
+            if text is None:
+                return None
+            out.append(text)
+    return "".join(out)
+
+
 class Walk:
     """The simple commands bash would run in one shfmt tree, strings read again followed."""
 
-    def __init__(self, parse, depth=0):
+    def __init__(self, parse, depth=0, literals=None):
         self.parse = parse
         self.depth = depth
         self.commands = []
         self.unfollowed = 0  # -c strings or eval words the oracle could not read as literals
         self.deviation = None
+        # Variables the command assigned a literal (SPEC §7.2, §7.3): eval reads them in the
+        # same shell, so a nested walk for eval shares this table.
+        self.literals = {} if literals is None else literals
+
+    def remember(self, assigns):
+        for assign in assigns or []:
+            name = (assign.get("Name") or {}).get("Value")
+            if not name:
+                continue
+            value = assign.get("Value")
+            text = None
+            if not (assign.get("Array") or assign.get("Index") or assign.get("Append")):
+                text = resolved_text(value, self.literals) if value else ""
+            if text is None:
+                self.literals.pop(name, None)
+            else:
+                self.literals[name] = text
 
     def visit(self, node):
         if isinstance(node, list):
@@ -239,7 +351,29 @@ class Walk:
                 self.commands.append(words)
                 if words[0] is None:
                     self.unfollowed += 1  # a command word known only at run time
-                self.follow(words)
+                    # A command word the command spells out (`x=pkill; "$x" -f vite`,
+                    # `` `echo killall` node ``) runs that text with the words after it (§7.3).
+                    first = resolved_text(args[0], self.literals)
+                    if first is not None and first.split():
+                        self.commands.append(first.split() + [word_text(a) for a in args[1:]])
+                self.follow(words, args)
+            else:
+                self.remember(node.get("Assigns"))
+            return
+        if kind == "BinaryCmd" and node.get("Op") == 12:
+            # `printf %s 'pkill node' | sh`: a shell with no script reads what printf printed.
+            self.visit(node.get("X"))
+            self.visit(node.get("Y"))
+            left = (node.get("X") or {}).get("Cmd") or {}
+            right = (node.get("Y") or {}).get("Cmd") or {}
+            if left.get("Type") == "CallExpr" and right.get("Type") == "CallExpr":
+                lw = [word_text(a) for a in left.get("Args") or []]
+                rw = [word_text(a) for a in right.get("Args") or []]
+                if lw and None not in lw and rw == [rw[0]] and rw[0] in SHELLS \
+                        and not left.get("Assigns") and not (node.get("X") or {}).get("Redirs"):
+                    text = printed_text(lw[0], lw[1:])
+                    if text is not None:
+                        self.again(text)
             return
         if kind == "DeclClause":
             self.visit(node.get("Args"))
@@ -268,7 +402,7 @@ class Walk:
                 continue
             self.visit(value)
 
-    def follow(self, words):
+    def follow(self, words, nodes=None):
         i = 0
         while i < len(words) and words[i] is not None:
             name = os.path.basename(words[i])
@@ -314,14 +448,31 @@ class Walk:
                     self.again(words[j])
         elif name == "eval":
             rest = words[i + 1:]
+            rest_nodes = (nodes or [])[i + 1:]
             if rest and rest[0] == "--":
                 rest = rest[1:]
+                rest_nodes = rest_nodes[1:]
+            if any(w is None for w in rest) and len(rest_nodes) == len(rest):
+                # eval of what the command assigned or echoed (§7.3): read as bash expands it.
+                rest = [resolved_text(n, self.literals) for n in rest_nodes]
             if any(w is None for w in rest):
                 self.unfollowed += 1
             elif rest:
-                self.again(" ".join(rest))
+                self.again(" ".join(rest), self.literals)
+        elif name == "tmux" and i + 1 < len(words) and None not in words[i + 1:]:
+            # tmux new-session … STRING runs STRING; send-keys types a line up to Enter (§7.3).
+            sub = words[i + 1]
+            rest = words[i + 2:]
+            k = 0
+            while k < len(rest) and rest[k].startswith("-") and len(rest[k]) == 2:
+                k += 2 if rest[k][1] in ("t", "n", "s", "c", "e") else 1
+            if sub in ("new-session", "new-window", "split-window", "run-shell") and k < len(rest):
+                self.again(" ".join(rest[k:]))
+            elif sub == "send-keys" and "Enter" in rest[k:]:
+                keys = {"Space": " ", "Tab": "\t"}
+                self.again("".join(keys.get(w, w) for w in rest[k:rest.index("Enter", k)]))
 
-    def again(self, text):
+    def again(self, text, literals=None):
         if self.depth >= 40:
             return
         if re.search(r"\$\{?[@*1-9]", text):
@@ -330,7 +481,7 @@ class Walk:
         if tree is None:
             self.unfollowed += 1
             return
-        inner = Walk(self.parse, self.depth + 1)
+        inner = Walk(self.parse, self.depth + 1, literals)
         inner.visit(tree)
         self.commands.extend(inner.commands)
         self.unfollowed += inner.unfollowed
@@ -568,6 +719,39 @@ class Grammar:
             out += self.rng.choice([" && ", " || ", "; ", " & "]) + self.pipeline(depth)
         return out
 
+    def spelled(self):
+        """One dangerous call written out as text a shell then runs (SPEC §7.3): eval of an
+        assigned variable (nested once, with $'…' inside), a literal or backquoted command word,
+        printf/echo piped or substituted into a shell, tmux strings, PowerShell strings."""
+        d = self.rng.choice(DANGEROUS)
+        q = self.quoted_string(d)
+        first, _, rest = d.partition(" ")
+        r = self.rng.randrange(12)
+        if r == 0:
+            return "c=" + q + '; eval "$c"'
+        if r == 1:
+            return "c=" + self.quoted_string("c=" + q + '; eval "$c"') + '; eval "$c"'
+        if r == 2:
+            ansi = "$'\\x%02x%s'" % (ord(d[0]), d[1:])
+            return "c=" + self.quoted_string("c=" + ansi + '; eval "$c"') + '; eval "$c"'
+        if r == 3:
+            return "`echo " + first + "` " + rest
+        if r == 4:
+            return "x=" + first + '; "$x" ' + rest
+        if r == 5:
+            return "X=; " + first[:1] + "${X}" + first[1:] + " " + rest
+        if r == 6:
+            return "printf '%s\\n' " + q + " | " + self.rng.choice(["sh", "bash"])
+        if r == 7:
+            return "echo " + d + " | sh"
+        if r == 8:
+            return 'eval "$(echo ' + first + ') ' + rest + '"'
+        if r == 9:
+            return "tmux new-session -d " + q
+        if r == 10:
+            return "tmux send-keys -t dev " + q + " Enter"
+        return self.rng.choice(["pwsh -c ", "powershell -Command "]) + d
+
     def script(self):
         self.budget = 1
         lines = []
@@ -582,7 +766,8 @@ class Grammar:
             else:
                 lines.append(self.list_(0))
         if self.budget > 0:
-            lines.insert(self.rng.randrange(len(lines) + 1), self.rng.choice(DANGEROUS))
+            call = self.spelled() if self.rng.randrange(2) == 0 else self.rng.choice(DANGEROUS)
+            lines.insert(self.rng.randrange(len(lines) + 1), call)
         return "\n".join(lines)
 
 
