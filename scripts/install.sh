@@ -17,12 +17,14 @@
 #          bin/ (an unpacked release archive, an installed tree such as dist/), else
 #          <tree>/dist/hooks/ (a checkout after `bash scripts/setup-and-demo.sh`).
 #   writes install: PLUGIN_DIR/hooks/ becomes exactly this suite's hooks/ (hooks.json, bin/,
-#          content/); the first install moves the plugin's own hooks/ to
+#          content/) plus the plugin's own TypeScript module that hooks.json names
+#          (hooks/register.tsx, with its logic in hooks/write/), copied from the plugin's hooks/;
+#          the first install moves the plugin's own hooks/ to
 #          PLUGIN_DIR/.viber-hooks-backup/hooks (or records that there was none), and a later
 #          install keeps that first backup. --uninstall: PLUGIN_DIR/hooks/ is removed and the
 #          backup moved back (a rename: every byte, mode and time as it was), then the backup
 #          directory is removed. Nothing else under PLUGIN_DIR is touched: the plugin's
-#          register.tsx, scripts/config.sh and skills/ stay and the hooks read them from there.
+#          scripts/config.sh and skills/ stay and the hooks read them from there.
 #   exit   0 done; 1 refused (not a viber plugin, nothing to install, nothing to restore), with
 #          the reason on stderr; 2 usage, or no single viber plugin found to act on.
 set -euo pipefail
@@ -174,6 +176,13 @@ fi
 staging="$plugin/.viber-hooks-staging"
 rm -rf "$staging"
 cp -pR "$source" "$staging"
+# hooks.json names the plugin's own module, ./register.tsx beside it (the Write rescue, with its
+# logic in write/): it is the plugin's, not this suite's, so it comes along from the plugin's hooks.
+for own in register.tsx write; do
+  if [ -e "$backup/hooks/$own" ] || [ -L "$backup/hooks/$own" ]; then
+    cp -pR "$backup/hooks/$own" "$staging/$own"
+  fi
+done
 rm -rf "$plugin/hooks"
 mv "$staging" "$plugin/hooks"
 version="$("$plugin/hooks/bin/session-start" --version 2>/dev/null | awk '{print $NF}')" || version=""

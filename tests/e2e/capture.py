@@ -1,13 +1,15 @@
 """capture.py: what the real CLI wrote in an end-to-end run, saved as test fixtures.
 
-Contract: save(dest, sessions, tree) writes, for each session, dest/<session>/: session.jsonl (the
-main transcript under the scratch HOME's ~/.claude/projects/), subagents/ (each agent-<id>.jsonl
-and agent-<id>.meta.json beside it), payloads/NN-<event>[-<tool>].json (every hook payload, in the
-order the hooks were called, one compact JSON object each) and plans/ (the plan files under the
-scratch ~/.claude/plans/). Paths become placeholders, longest first: the plugin tree @PLUGIN@, the
-scratch HOME @HOME@, the project @PROJECT@, the transcript directory's name (the project path with
-every character that is not a letter or digit turned into `-`) @PROJECT_KEY@, the run's scratch
-root @ROOT@. A destination session directory is replaced whole.
+Contract: save(dest, sessions, tree) writes, for each session, dest/<session>/ in the layout
+Claude Code keeps under ~/.claude/projects/<project key>/: <session id>.jsonl (the main
+transcript) and <session id>/subagents/ (each agent-<id>.jsonl with its agent-<id>.meta.json
+beside it), so a session file and its directory replay alike; and beside them payloads/NN-<event>
+[-<tool>].json (every hook payload, in the order the hooks were called, one compact JSON object
+each) and plans/ (the plan files under the scratch ~/.claude/plans/). Paths become placeholders,
+longest first: the plugin tree @PLUGIN@, the scratch HOME @HOME@, the project @PROJECT@, the
+transcript directory's name (the project path with every character that is not a letter or digit
+turned into `-`) @PROJECT_KEY@, the run's scratch root @ROOT@. A destination session directory is
+replaced whole.
 """
 
 import glob
@@ -45,9 +47,10 @@ def save(dest, sessions, tree):
         pairs = placeholders(session, tree)
         main = session.transcript()
         if main:
-            copy_text(main, os.path.join(out, "session.jsonl"), pairs)
+            name_of = os.path.basename(main)[:-len(".jsonl")]
+            copy_text(main, os.path.join(out, name_of + ".jsonl"), pairs)
             for path in sorted(glob.glob(os.path.join(main[:-len(".jsonl")], "subagents", "agent-*"))):
-                copy_text(path, os.path.join(out, "subagents", os.path.basename(path)), pairs)
+                copy_text(path, os.path.join(out, name_of, "subagents", os.path.basename(path)), pairs)
         for index, path in enumerate(sorted(glob.glob(os.path.join(session.payload_dir, "*.json")))):
             with open(path) as f:
                 try:

@@ -17,7 +17,8 @@ cost of running two hooks, with its uncertainty, and each guard's process time a
 that only reads stdin (printed, never asserted). --capture writes the transcripts and hook
 payloads of the scenarios, paths turned into placeholders, under <dir>/<version>/ (tests/fixtures/
 real/, see its README), only when every check of that version passed; --only runs (and captures)
-the named scenarios (coder, planner-plan-mode, planner-enter, plain-plan, latency); --keep copies
+the named scenarios (coder, planner-plan-mode, planner-enter, plain-plan, refused-review (only on
+versions whose plan mode refuses an Agent call offline), latency); --keep copies
 the scratch run there. Prints one line per check and last the versions that ran; exit 0 when
 every check passed, 1 when one failed, 77 (ctest's skip) when no `claude` is found, saying so.
 Every command a scripted agent sends is harmless if it ran: `pkill zz_no_such_proc` names no
@@ -459,6 +460,53 @@ def check_plain(checks, session, hints):
                  is_error is False and len(asked) == 1, "%r; %d approvals" % (text, len(asked)))
 
 
+def refused_review_session(root, tree, cli):
+    """Claude Code 2.1.3xx, opened in plan mode as users do: plan mode's safety check cannot run
+    offline, so the reviewer's Agent call is refused (its tool_result an error). The gate must ask
+    for the review again, naming the refused call, not wait for a review that never started."""
+    state = {}
+    steps = [
+        lambda r: ("tool", "Write", {"file_path": state["plan"], "content": PLAIN_PLAN}),
+        lambda r: ("tool", "Agent", {"subagent_type": "viber:plain-plan-review", "description": "review the plan",
+                                     "prompt": "Review %s. Goal: greet readers.\nwant: PASS" % state["plan"]}),
+        lambda r: ("tool", "ExitPlanMode", {}),
+        lambda r: ("text", "The review could not run."),
+    ]
+
+    def script(conversation, step, request):
+        if conversation == "main":
+            state["plan"] = state.get("plan") or plan_path(request)
+            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
+        if conversation == "plain-plan-review":
+            return review_reply(request)
+        return None
+
+    session = Session("refused-review", root, tree, script, ["Plan a greeting for the README."], mode="stdio",
+                      permission_mode="plan", tag="R", claude=cli.path)
+    session.state = state
+    return session
+
+
+def check_refused_review(checks, session, hints):
+    name = "refused review"
+    main = session.model.conversation("main")
+    checks.check(name, "the CLI ran the turn to its result", session.finished, session.stderr[-400:])
+    agents = sorted(tool_ids(session, "main", "Agent"))
+    agent_text, agent_error = tool_result(main, agents[0]) if agents else (None, None)
+    checks.check(name, "Claude Code refused the reviewer's Agent call (its tool_result is an error)",
+                 agent_error is True and bool(agent_text), agent_text)
+    exits = exit_results(session)
+    checks.check(name, "one ExitPlanMode call was made", len(exits) == 1, exits)
+    if len(exits) != 1 or not agent_text:
+        return
+    _, text, is_error = exits[0]
+    reason = refusal(text, "ExitPlanMode") or ""
+    first_line = agent_text.split("\n")[0][:300]
+    checks.check(name, "'Next step: review the plan.', naming the refused call and the first line of its error",
+                 is_error is True and reason.startswith("Next step: review the plan.") and "did not run" in reason and
+                 first_line in reason, text)
+
+
 # --- latency -----------------------------------------------------------------------------------------
 
 LATENCY_CALLS = 40
@@ -562,6 +610,8 @@ SCENARIOS = {
     "planner-plan-mode": (planner_plan_mode_session, check_planner_plan_mode),
     "planner-enter": (planner_enter_session, check_planner_enter),
     "plain-plan": (plain_session, check_plain),
+    # Only where plan mode's safety check refuses an Agent call offline (Cli.opens_in_plan_mode false).
+    "refused-review": (refused_review_session, check_refused_review),
 }
 
 
@@ -648,7 +698,8 @@ def main():
         for cli in clis:
             where = os.path.join(root, cli.version)
             checks.prefix = cli.version
-            sessions = {s: SCENARIOS[s][0](where, tree, cli) for s in wanted if s in SCENARIOS}
+            sessions = {s: SCENARIOS[s][0](where, tree, cli) for s in wanted
+                        if s in SCENARIOS and (s != "refused-review" or not cli.opens_in_plan_mode)}
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
                 for future in [pool.submit(s.run) for s in sessions.values()]:
                     future.result()

@@ -41,7 +41,10 @@ printf 'shared() { :; }\n' > "$plugin/hooks/lib/common.sh"
 chmod 640 "$plugin/hooks/lib/common.sh"
 ln -s plan-gate.sh "$plugin/hooks/gate-link.sh"
 printf '#!/usr/bin/env bash\n' > "$plugin/scripts/config.sh"
-printf 'export {}\n' > "$plugin/register.tsx"
+# The plugin's own module, named by hooks.json, and its logic (seed 000): they stay with hooks/.
+printf 'export function register(): void {}\n' > "$plugin/hooks/register.tsx"
+mkdir -p "$plugin/hooks/write"
+printf 'export const name = 1;\n' > "$plugin/hooks/write/report-name.ts"
 before="$(listing "$plugin")"
 
 # 1. Refused: a directory with no plugin manifest, and a plugin that is not viber.
@@ -64,8 +67,13 @@ grep -q "is not the viber plugin" <<< "$out" || fail "no clear refusal for anoth
 
 # 2. Installed: hooks/ is exactly the suite's, the original kept aside, the rest untouched.
 bash "$install" "$plugin" > /dev/null || fail "install exited $?"
-[ "$(listing "$plugin/hooks")" = "$(listing "$tree/hooks")" ] ||
-  fail "after install, hooks/ is not exactly the suite's hooks/"
+own_module() { # the suite's hooks/ listing plus the plugin's module and its logic
+  { listing "$tree/hooks"; listing "$plugin/.viber-hooks-backup/hooks" | grep -E '^(register\.tsx|write(/| ))'; } | LC_ALL=C sort
+}
+[ "$(listing "$plugin/hooks")" = "$(own_module)" ] ||
+  fail "after install, hooks/ is not exactly the suite's hooks/ and the plugin's register.tsx and write/"
+cmp -s "$plugin/hooks/register.tsx" "$plugin/.viber-hooks-backup/hooks/register.tsx" ||
+  fail "the plugin's register.tsx did not come along"
 [ ! -e "$plugin/hooks/plan-gate.sh" ] || fail "the bash hooks stayed in hooks/"
 first_backup="$(listing "$plugin/.viber-hooks-backup")"
 grep -q '^hooks/plan-gate.sh f 755' <<< "$first_backup" || fail "the backup lacks the original hooks"
@@ -75,8 +83,8 @@ bash "$install" "$plugin" > /dev/null || fail "second install exited $?"
 [ "$(listing "$plugin/.viber-hooks-backup")" = "$first_backup" ] ||
   fail "the second install changed the first backup"
 [ ! -e "$plugin/hooks/hooks" ] || fail "a second install nested hooks/hooks"
-[ "$(listing "$plugin/hooks")" = "$(listing "$tree/hooks")" ] ||
-  fail "after a second install, hooks/ is not exactly the suite's hooks/"
+[ "$(listing "$plugin/hooks")" = "$(own_module)" ] ||
+  fail "after a second install, hooks/ is not exactly the suite's hooks/ and the plugin's module"
 
 # 4. Removed: the plugin is byte for byte, mode for mode what it was.
 bash "$install" --uninstall "$plugin" > /dev/null || fail "uninstall exited $?"

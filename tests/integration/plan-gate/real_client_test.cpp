@@ -1,7 +1,9 @@
-// real_client_test.cpp: plan-gate on what the real Claude Code CLI (2.1.197) wrote (SPEC §3 rev. 3,
-// §12): the transcripts and ExitPlanMode payloads of tests/fixtures/real/, captured by the
-// end-to-end test (tests/e2e/capture.sh). Each payload is asked against the transcript as it stood
-// when the CLI ran the hook: its lines up to the assistant line holding the payload's tool_use_id.
+// real_client_test.cpp: plan-gate on what the real Claude Code CLI wrote (SPEC §3 rev. 3 and 4,
+// §12), on every version captured: the transcripts and ExitPlanMode payloads of
+// tests/fixtures/real/<version>/, captured by the end-to-end test (tests/e2e/capture.sh) in the
+// layout Claude Code keeps (<session id>.jsonl, <session id>/subagents/). Each payload is asked
+// against the transcript as it stood when the CLI ran the hook: its lines up to the assistant line
+// holding the payload's tool_use_id.
 // The placeholders (@HOME@, @PROJECT@, @PLUGIN@, @ROOT@, @PROJECT_KEY@) become scratch paths, and
 // the plan files are written where the transcript's writes put them.
 #define BOOST_TEST_MODULE plan_gate_real_client
@@ -9,6 +11,8 @@
 #include "support/platform.hpp"
 
 #include <algorithm>
+#include <boost/test/data/monomorphic.hpp>
+#include <boost/test/data/test_case.hpp>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <string>
@@ -19,8 +23,26 @@ namespace sfs = std::filesystem;
 
 namespace {
 
-std::string fixture_dir(std::string_view scenario) {
-    return viber::testing::source_path("tests/fixtures/real/" + std::string(scenario));
+// The versions captured: 2.1.197 runs a reviewer in the foreground; 2.1.332 in the background, its
+// verdict arriving as a task notification, with bookkeeping records between the lines.
+const std::vector<std::string> versions{"2.1.197", "2.1.332"};
+
+std::string fixture_dir(std::string_view version, std::string_view scenario) {
+    return viber::testing::source_path("tests/fixtures/real/" + std::string(version) + "/" +
+                                       std::string(scenario));
+}
+
+// The session's main transcript: the one <session id>.jsonl in its directory.
+std::string main_transcript(const std::string& dir) {
+    std::string found;
+    for (const auto& entry : sfs::directory_iterator(dir)) {
+        if (entry.is_regular_file() && entry.path().extension() == ".jsonl") {
+            BOOST_REQUIRE_MESSAGE(found.empty(), "two transcripts in " << dir);
+            found = entry.path().generic_string();
+        }
+    }
+    BOOST_REQUIRE_MESSAGE(!found.empty(), "no <session id>.jsonl in " << dir);
+    return found;
 }
 
 // A path as it stands inside a JSON string (every placeholder does).
@@ -43,11 +65,12 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
 // One captured session placed in a Gate's scratch space.
 class RealSession {
 public:
-    RealSession(const Gate& gate, std::string_view scenario)
-        : gate_(gate), dir_(fixture_dir(scenario)) {
+    RealSession(const Gate& gate, std::string_view version, std::string_view scenario)
+        : gate_(gate), dir_(fixture_dir(version, scenario)) {
         home_ = gate.scratch().mkdir("home");
-        transcript_ = fill(viber::testing::read_file(dir_ + "/session.jsonl"));
-        BOOST_REQUIRE_MESSAGE(!transcript_.empty(), "no fixture " << dir_ << "/session.jsonl");
+        const std::string main = main_transcript(dir_);
+        transcript_ = fill(viber::testing::read_file(main));
+        BOOST_REQUIRE_MESSAGE(!transcript_.empty(), "empty fixture " << main);
         for (const auto& entry : sfs::directory_iterator(dir_ + "/payloads")) {
             const std::string name = entry.path().filename().string();
             if (name.find("-PreToolUse-ExitPlanMode.json") != std::string::npos)
@@ -122,9 +145,9 @@ void set_plans_mtime(const std::vector<std::string>& plans, long long seconds) {
 
 // Opened in plan mode: the planner's Skill with no EnterPlanMode after it (the entry wait never
 // ends), the plan write, planner-review FAIL, then the fixed plan and PASS (SPEC §3 rev. 3).
-BOOST_AUTO_TEST_CASE(planner_opened_in_plan_mode) {
+BOOST_DATA_TEST_CASE(planner_opened_in_plan_mode, boost::unit_test::data::make(versions), version) {
     Gate gate;
-    RealSession session(gate, "planner-plan-mode");
+    RealSession session(gate, version, "planner-plan-mode");
     BOOST_REQUIRE_EQUAL(session.exits(), 3u);
     const auto plans = session.write_plans();
     BOOST_REQUIRE(!plans.empty());
@@ -139,9 +162,10 @@ BOOST_AUTO_TEST_CASE(planner_opened_in_plan_mode) {
 
 // The same session's second plan-mode episode, after the approved plan's plan_mode_exit: the old
 // plan does not arm the gate, even changed after its PASS (which would void that PASS).
-BOOST_AUTO_TEST_CASE(second_episode_after_an_approved_plan) {
+BOOST_DATA_TEST_CASE(second_episode_after_an_approved_plan, boost::unit_test::data::make(versions),
+                     version) {
     Gate gate;
-    RealSession session(gate, "planner-plan-mode");
+    RealSession session(gate, version, "planner-plan-mode");
     BOOST_REQUIRE_EQUAL(session.exits(), 3u);
     const auto plans = session.write_plans();
     const long long changed = static_cast<long long>(std::time(nullptr)) + 60;
@@ -152,23 +176,40 @@ BOOST_AUTO_TEST_CASE(second_episode_after_an_approved_plan) {
 }
 
 // Default mode; the planner's Skill, then EnterPlanMode; a typed prompt in plan mode; PASS.
-BOOST_AUTO_TEST_CASE(planner_entered_through_enter_plan_mode) {
+BOOST_DATA_TEST_CASE(planner_entered_through_enter_plan_mode, boost::unit_test::data::make(versions),
+                     version) {
     Gate gate;
-    RealSession session(gate, "planner-enter");
+    RealSession session(gate, version, "planner-enter");
     BOOST_REQUIRE_EQUAL(session.exits(), 1u);
     set_plans_mtime(session.write_plans(), reviewed_plan_mtime);
     require_allow(session.ask(0));
 }
 
 // A plain plan with the switch on: refused unreviewed, allowed after plain-plan-review's PASS.
-BOOST_AUTO_TEST_CASE(plain_plan_switch_on, *viber::testing::needs_bash()) {
+BOOST_TEST_DECORATOR(*viber::testing::needs_bash())
+BOOST_DATA_TEST_CASE(plain_plan_switch_on, boost::unit_test::data::make(versions), version) {
     Gate gate;
     gate.config(switch_on_script);
-    RealSession session(gate, "plain-plan");
+    RealSession session(gate, version, "plain-plan");
     BOOST_REQUIRE_EQUAL(session.exits(), 2u);
     set_plans_mtime(session.write_plans(), reviewed_plan_mtime);
     const Answer unreviewed = session.ask(0);
     require_deny(unreviewed, "Next step: review the plan.");
     BOOST_TEST(has(unreviewed.reason, "viber:plain-plan-review"), unreviewed.reason);
     require_allow(session.ask(1));
+}
+
+// Claude Code 2.1.332 opened in plan mode (SPEC §3 rev. 4): the reviewer's Agent call waits for a
+// safety check that cannot run offline and is refused, its tool_result an error. The gate asks for
+// the review again and names the refused call, where it used to wait for a review that never ran.
+BOOST_AUTO_TEST_CASE(a_refused_review_is_asked_for_again, *viber::testing::needs_bash()) {
+    Gate gate;
+    gate.config(switch_on_script);
+    RealSession session(gate, "2.1.332", "refused-review");
+    BOOST_REQUIRE_EQUAL(session.exits(), 1u);
+    set_plans_mtime(session.write_plans(), reviewed_plan_mtime);
+    const Answer answer = session.ask(0);
+    require_deny(answer, "Next step: review the plan.");
+    BOOST_TEST(has(answer.reason, "did not run: its result on line"), answer.reason);
+    BOOST_TEST(has(answer.reason, "is an error (\"Auto mode is unavailable"), answer.reason);
 }

@@ -52,7 +52,7 @@ std::string plugin_tree(const ScratchDir& dir) {
 
 // The captured session `scenario` laid out under `dir`: its transcript, its plans (old mtime).
 std::string real_session(const ScratchDir& dir, std::string_view scenario) {
-    const std::string from = source_path("tests/fixtures/real/" + std::string(scenario));
+    const std::string from = source_path("tests/fixtures/real/2.1.197/" + std::string(scenario));
     const std::string home = dir.mkdir("home");
     const std::string project = dir.mkdir("project");
     if (sfs::is_directory(from + "/plans"))
@@ -62,7 +62,10 @@ std::string real_session(const ScratchDir& dir, std::string_view scenario) {
                           read_file(entry.path().generic_string()));
             set_mtime(plan, reviewed_plan_mtime);
         }
-    std::string text = read_file(from + "/session.jsonl");
+    std::string main; // the one <session id>.jsonl beside its <session id>/ directory
+    for (const auto& entry : sfs::directory_iterator(from))
+        if (entry.path().extension() == ".jsonl") main = entry.path().generic_string();
+    std::string text = read_file(main);
     text = replace_all(std::move(text), "@PLUGIN@", json_escaped(dir / "plugin"));
     text = replace_all(std::move(text), "@HOME@", json_escaped(home));
     text = replace_all(std::move(text), "@PROJECT@", json_escaped(project));

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,6 +19,7 @@
 
 using namespace viber::testing;
 using namespace std::chrono_literals;
+namespace sfs = std::filesystem;
 
 namespace {
 
@@ -230,33 +232,44 @@ BOOST_AUTO_TEST_CASE(a_session_file_and_its_directory_replay_alike) {
     }
 }
 
-// The session the real CLI wrote (tests/fixtures/real/coder, the end-to-end test's task-coder):
-// each of its Bash calls gets the decision the e2e test saw the hooks give in the CLI.
+// The sessions the real CLI wrote (tests/fixtures/real/<version>/coder, the end-to-end test's
+// task-coder), in the layout Claude Code keeps: each of its Bash calls gets the decision the e2e
+// test saw the hooks give in the CLI, and the session file replays as its directory does.
 BOOST_AUTO_TEST_CASE(the_guards_replay_the_real_clients_task_coder_session) {
-    const std::string real = source_path("tests/fixtures/real/coder");
-    const RunResult shell = replay("shell-guard", real);
-    BOOST_TEST(shell.exit_code == 0, shell.err);
-    BOOST_TEST(has(shell.out, "agent-aa8bb3890bce7cc0b.jsonl  (viber:task-coder)"), shell.out);
-    BOOST_TEST(row(shell.out, 2) == "line 2 none - pkill zz_no_such_proc", shell.out);
-    BOOST_TEST(row(shell.out, 4) == "line 4 deny R1 echo a && echo b", shell.out);
-    BOOST_TEST(row(shell.out, 6) == "line 6 deny R2 git stash", shell.out);
-    BOOST_TEST(row(shell.out, 8) == "line 8 deny R3 rm -rf @PROJECT@/scratch-dir", shell.out);
-    BOOST_TEST(row(shell.out, 10) == "line 10 deny R4 echo note > notes.txt", shell.out);
-    BOOST_TEST(row(shell.out, 12) == "line 12 deny R5 python3 -c 'print(1)'", shell.out);
-    BOOST_TEST(row(shell.out, 14) == "line 14 none - echo ok", shell.out);
-    BOOST_TEST(row(shell.out, 16) == "line 16 none - ls", shell.out);
-    BOOST_TEST(has(shell.out, "8 calls judged: deny 5, none 3"), shell.out);
+    for (const std::string version : {"2.1.197", "2.1.332"}) {
+        BOOST_TEST_CONTEXT("Claude Code " << version) {
+            const std::string real = source_path("tests/fixtures/real/" + version + "/coder");
+            const RunResult shell = replay("shell-guard", real);
+            BOOST_TEST(shell.exit_code == 0, shell.err);
+            BOOST_TEST(has(shell.out, "(viber:task-coder)"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "none - pkill zz_no_such_proc"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "deny R1 echo a && echo b"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "deny R2 git stash"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "deny R3 rm -rf @PROJECT@/scratch-dir"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "deny R4 echo note > notes.txt"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "deny R5 python3 -c 'print(1)'"), shell.out);
+            BOOST_TEST(has(squeezed(shell.out), "none - echo ok"), shell.out);
+            BOOST_TEST(has(shell.out, "8 calls judged: deny 5, none 3"), shell.out);
 
-    const RunResult kill = replay("kill-guard", real);
-    BOOST_TEST(kill.exit_code == 0, kill.err);
-    BOOST_TEST(row(kill.out, 2) == "line 2 deny pkill pkill zz_no_such_proc", kill.out);
-    BOOST_TEST(row(kill.out, 4) == "line 4 none - echo a && echo b", kill.out);
-    BOOST_TEST(has(kill.out, "8 calls judged: deny 1, none 7"), kill.out);
+            const RunResult kill = replay("kill-guard", real);
+            BOOST_TEST(kill.exit_code == 0, kill.err);
+            BOOST_TEST(has(squeezed(kill.out), "deny pkill pkill zz_no_such_proc"), kill.out);
+            BOOST_TEST(has(kill.out, "8 calls judged: deny 1, none 7"), kill.out);
 
-    // Its last stop ends with the verdict line the nudge asked for.
-    const RunResult nudge = replay("verdict-nudge", real);
-    BOOST_TEST(nudge.exit_code == 0, nudge.err);
-    BOOST_TEST(has(squeezed(nudge.out), "none verdict line SubagentStop"), nudge.out);
+            // Its last stop ends with the verdict line the nudge asked for.
+            const RunResult nudge = replay("verdict-nudge", real);
+            BOOST_TEST(nudge.exit_code == 0, nudge.err);
+            BOOST_TEST(has(squeezed(nudge.out), "none verdict line SubagentStop"), nudge.out);
+
+            // The session file finds its agents in <session id>/subagents/ beside it.
+            std::string file;
+            for (const auto& entry : sfs::directory_iterator(real))
+                if (entry.path().extension() == ".jsonl") file = entry.path().generic_string();
+            const RunResult from_file = replay("shell-guard", file);
+            BOOST_TEST(from_file.exit_code == 0, from_file.err);
+            BOOST_TEST(has(from_file.out, "8 calls judged: deny 5, none 3"), from_file.out);
+        }
+    }
 }
 
 // A FIFO named as a session, or standing among a project's sessions and agent files, is passed
