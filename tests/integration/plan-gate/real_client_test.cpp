@@ -176,8 +176,8 @@ BOOST_DATA_TEST_CASE(second_episode_after_an_approved_plan, boost::unit_test::da
 }
 
 // Default mode; the planner's Skill, then EnterPlanMode; a typed prompt in plan mode; PASS.
-BOOST_DATA_TEST_CASE(planner_entered_through_enter_plan_mode, boost::unit_test::data::make(versions),
-                     version) {
+BOOST_DATA_TEST_CASE(planner_entered_through_enter_plan_mode,
+                     boost::unit_test::data::make(versions), version) {
     Gate gate;
     RealSession session(gate, version, "planner-enter");
     BOOST_REQUIRE_EQUAL(session.exits(), 1u);
