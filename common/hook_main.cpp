@@ -8,7 +8,6 @@
 #include "common/output.hpp"
 #include "common/payload.hpp"
 #include "common/plugin_paths.hpp"
-#include "common/replay.hpp"
 #include "common/utf8.hpp"
 
 #include <boost/json/object.hpp>
@@ -123,7 +122,8 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
                    "decided")("log", po::value<std::string>()->value_name("FILE[:LINE]"),
                               "with --explain: explain a call from the VIBER_HOOKS_LOG file (line "
                               "LINE; default: the last line of this hook)");
-    if (info.replay != nullptr)
+    const bool offers_replay = info.replay != nullptr && info.run_replay != nullptr;
+    if (offers_replay)
         options.add_options()("replay", po::value<std::string>()->value_name("PATH"),
                               "print what the hook would have decided on every call it judges "
                               "in recorded Claude Code sessions (a transcript .jsonl or a "
@@ -141,7 +141,7 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
     const auto usage = [&](std::ostream& out) {
         out << "usage: " << info.name
             << " [--help | --version | --explain [FILE] | --explain --log FILE[:LINE]"
-            << (info.replay != nullptr ? " | --replay PATH" : "") << "]\n"
+            << (offers_replay ? " | --replay PATH" : "") << "]\n"
             << "With no arguments " << info.name
             << " runs as a Claude Code hook: JSON payload on stdin, at most one JSON line on "
                "stdout, exit 0.\n\n"
@@ -171,7 +171,7 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
             return 0;
         }
         if (vm.size() == 1 && vm.count("replay"))
-            return replay(info, vm["replay"].as<std::string>());
+            return info.run_replay(info, vm["replay"].as<std::string>());
         if (vm.count("explain") && vm.size() == (files > 0 ? 2u : 1u) + vm.count("log") &&
             files <= 1 && !(files == 1 && vm.count("log"))) {
             ExplainInput input =

@@ -45,7 +45,10 @@ struct HookInfo {
     Prefilter prefilter = Prefilter::none;
     FailOpen fail_open = nullptr;       // null: print nothing when `decide` throws
     const ReplaySpec* replay = nullptr; // the calls --replay judges; null: no --replay
-    ExtraToolOption extra = {};         // a tool-mode option of the hook's own (the guards')
+    // What runs --replay (common/replay.hpp's `replay`), given by the hook's main so that this
+    // driver never includes the tools that call it; null: no --replay.
+    int (*run_replay)(const HookInfo& info, const std::string& path) = nullptr;
+    ExtraToolOption extra = {}; // a tool-mode option of the hook's own (the guards')
 };
 
 // With no arguments: hook mode, always returning 0. With arguments: tool mode, returning 0 for

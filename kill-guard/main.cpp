@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
          .decide = viber::kill_guard::decide,
          .prefilter = viber::Prefilter::viber_agent,
          .replay = &replay,
+         .run_replay = viber::replay,
          .extra = {.name = "commands-json",
                    .help = "print the simple commands the command model finds as JSON; "
                            "reads a payload on stdin, or the bare command with =text",

@@ -76,5 +76,6 @@ int main(int argc, char** argv) {
              "--replay PATH judges every ExitPlanMode of recorded sessions on the transcript up\n"
              "to the call and the plan file as it is now; it never runs config.sh.",
          .decide = viber::plan_gate::decide,
-         .replay = &replay});
+         .replay = &replay,
+         .run_replay = viber::replay});
 }

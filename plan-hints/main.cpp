@@ -56,5 +56,6 @@ int main(int argc, char** argv) {
                  "--replay PATH judges every typed plan-mode prompt of recorded sessions on the\n"
                  "transcript's lines before it.",
          .decide = viber::plan_hints::decide,
-         .replay = &replay});
+         .replay = &replay,
+         .run_replay = viber::replay});
 }

@@ -45,5 +45,6 @@ int main(int argc, char** argv) {
              "VERDICT: or AUDIT:; else nothing. Always exits 0.",
          .decide = viber::verdict_nudge::decide,
          .prefilter = viber::Prefilter::viber_agent,
-         .replay = &replay});
+         .replay = &replay,
+         .run_replay = viber::replay});
 }
