@@ -14,9 +14,9 @@
 //           last_assistant_message is a non-empty string and none of its lines matches
 //           ^[ \t`*-]*(VERDICT|AUDIT): ; else nothing.
 //   exit    0, always.
-#include "common/hook_main.hpp"
-#include "common/payload.hpp"
-#include "common/replay.hpp"
+#include "common/hook/hook_main.hpp"
+#include "common/io/payload.hpp"
+#include "tools/replay.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
-// ascii_test.cpp: the byte classes of common/ascii.hpp, and the 8-byte form of is_space agreeing
-// with it on every byte at every position.
+// ascii_test.cpp: the byte classes of common/text/ascii.hpp, and the 8-byte form of is_space
+// agreeing with it on every byte at every position.
 #define BOOST_TEST_MODULE ascii
-#include "common/ascii.hpp"
+#include "common/text/ascii.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // files_test.cpp: reading files a hook does not control: only regular files, never blocking.
 #define BOOST_TEST_MODULE files
-#include "common/files.hpp"
-#include "common/os.hpp"
+#include "common/io/files.hpp"
+#include "common/os/os.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 

@@ -1,7 +1,7 @@
 // git_test.cpp: the git top level of a directory, found by walking up for `.git`.
 #define BOOST_TEST_MODULE git
-#include "common/git.hpp"
-#include "common/os.hpp"
+#include "common/os/git.hpp"
+#include "common/os/os.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 

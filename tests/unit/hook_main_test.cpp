@@ -1,9 +1,9 @@
 // hook_main_test.cpp: hook mode fails open: an exception or bad_alloc in a hook never escapes,
 // the hook's fail-open answer goes out instead, and the exit status stays 0.
 #define BOOST_TEST_MODULE hook_main
-#include "common/hook_main.hpp"
-#include "common/output.hpp"
-#include "common/payload.hpp"
+#include "common/hook/hook_main.hpp"
+#include "common/io/output.hpp"
+#include "common/io/payload.hpp"
 #include "support/scratch.hpp"
 
 #include <boost/json/serialize.hpp>

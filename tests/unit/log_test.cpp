@@ -1,8 +1,8 @@
 // log_test.cpp: the troubleshooting log's line (docs/contract.md, "The troubleshooting log") and
 // its append rules.
 #define BOOST_TEST_MODULE log
-#include "common/log.hpp"
-#include "common/utf8.hpp"
+#include "common/hook/log.hpp"
+#include "common/text/utf8.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 

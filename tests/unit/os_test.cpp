@@ -3,7 +3,7 @@
 // a program or directory that is not there, the CPUs it may use, a run finished after the
 // caller's own work or dropped unfinished) and what a path names.
 #define BOOST_TEST_MODULE os
-#include "common/os.hpp"
+#include "common/os/os.hpp"
 #include "support/scratch.hpp"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 // output_test.cpp: the exact JSON text of every answer shape of docs/contract.md, and writing it
 // out.
 #define BOOST_TEST_MODULE output
-#include "common/output.hpp"
-#include "common/utf8.hpp"
+#include "common/io/output.hpp"
+#include "common/text/utf8.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>

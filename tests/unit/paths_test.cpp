@@ -1,7 +1,7 @@
 // paths_test.cpp: the common path helpers: separators, last segment, the Git Bash spelling of a
 // Windows path, lexical segments and normal form, the `.temp` segment.
 #define BOOST_TEST_MODULE paths
-#include "common/paths.hpp"
+#include "common/os/paths.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

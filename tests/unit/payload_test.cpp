@@ -1,6 +1,6 @@
 // payload_test.cpp: the bounded stdin reader, BOM stripping, parsing and top-level key access.
 #define BOOST_TEST_MODULE payload
-#include "common/payload.hpp"
+#include "common/io/payload.hpp"
 #include "support/environment.hpp"
 #include "support/scratch.hpp"
 

@@ -1,7 +1,7 @@
 // plan_gate_config_switch_test.cpp: reading the plain plan review switch from config.sh's output,
 // and running config.sh bounded in time and output, in the project directory.
 #define BOOST_TEST_MODULE plan_gate_config_switch
-#include "common/os.hpp"
+#include "common/os/os.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "support/pids.hpp"
 #include "support/platform.hpp"

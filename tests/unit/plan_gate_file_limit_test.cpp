@@ -1,7 +1,7 @@
 // plan_gate_file_limit_test.cpp: the plain plan file limit (docs/plan-gate.md, step 3): which
 // tokens count as repository files, their one canonical spelling, and the refusal past 8 files.
 #define BOOST_TEST_MODULE plan_gate_file_limit
-#include "common/files.hpp"
+#include "common/io/files.hpp"
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/reasons.hpp"
 #include "support/platform.hpp"

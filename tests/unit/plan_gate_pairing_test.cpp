@@ -3,7 +3,7 @@
 // were settled for the route's reviewer (a single reviewer from the end) is the decision of
 // pairing every line in order, through windows small enough to overflow.
 #define BOOST_TEST_MODULE plan_gate_pairing
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 #include "plan-gate/plan_gate.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"

@@ -1,8 +1,8 @@
 // plugin_paths_test.cpp: the finding-files rule (docs/contract.md) for finding a plugin file, and
 // the plugin root.
 #define BOOST_TEST_MODULE plugin_paths
-#include "common/files.hpp"
-#include "common/plugin_paths.hpp"
+#include "common/io/files.hpp"
+#include "common/io/plugin_paths.hpp"
 #include "support/environment.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"

@@ -1,7 +1,7 @@
 // session_start_test.cpp: the SessionStart decision of docs/session-start.md, one case per rule.
 #define BOOST_TEST_MODULE session_start
-#include "common/output.hpp"
-#include "common/utf8.hpp"
+#include "common/io/output.hpp"
+#include "common/text/utf8.hpp"
 #include "session-start/session_start.hpp"
 #include "support/environment.hpp"
 #include "support/hook_decision.hpp"

@@ -3,7 +3,7 @@
 // and an expansion left unread once the expansion budget is spent sets `reached_expansion_cap`, so
 // no padding hides a later `y=pkill; $y node` unseen.
 #define BOOST_TEST_MODULE shell_lexer_expansion_limits
-#include "common/shell_lexer.hpp"
+#include "common/shell/shell_lexer.hpp"
 #include "support/text.hpp"
 
 #include <boost/test/unit_test.hpp>

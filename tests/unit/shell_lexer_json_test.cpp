@@ -1,7 +1,7 @@
-// shell_lexer_json_test.cpp: --commands-json's text (common/command_json.hpp): each simple command
+// shell_lexer_json_test.cpp: --commands-json's text (tools/command_json.hpp): each simple command
 // with its name, words and their literal flag, wrapper path, and the nesting and count caps.
 #define BOOST_TEST_MODULE shell_lexer_json
-#include "common/command_json.hpp"
+#include "tools/command_json.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>

@@ -1,7 +1,7 @@
 // shell_lexer_limits_test.cpp: the command model's depth cap and pathological inputs: past the cap
 // the deep part is skipped and reading goes on after it; nothing else is capped.
 #define BOOST_TEST_MODULE shell_lexer_limits
-#include "common/shell_lexer.hpp"
+#include "common/shell/shell_lexer.hpp"
 #include "support/text.hpp"
 
 #include <boost/test/unit_test.hpp>

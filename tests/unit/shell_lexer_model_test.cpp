@@ -2,7 +2,7 @@
 // docs/command-model.md: the commands that run, each as `name@path` (the wrapper path through
 // which it was reached), in the order found.
 #define BOOST_TEST_MODULE shell_lexer_model
-#include "common/shell_lexer.hpp"
+#include "common/shell/shell_lexer.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
@@ -93,7 +93,8 @@ BOOST_AUTO_TEST_CASE(stdin_scripts) {
     check("printf 'pkill x' | bash -s", {"printf@", "bash@", "pkill@bash |"});
     check("source /dev/stdin <<< 'pkill x'", {"source@", "pkill@source <<<"});
     check("source <(echo pkill x)", {"echo@<(…)", "source@", "pkill@source <(…)"});
-    // A shell's script operand follows its options and their values (common/shell_options.hpp).
+    // A shell's script operand follows its options and their values
+    // (common/shell/shell_options.hpp).
     check("bash <(echo pkill x)", {"echo@<(…)", "bash@", "pkill@bash <(…)"});
     check("bash -o pipefail <(echo pkill x)", {"echo@<(…)", "bash@", "pkill@bash <(…)"});
     check("bash -O extglob -x <(echo pkill x)", {"echo@<(…)", "bash@", "pkill@bash <(…)"});

@@ -1,7 +1,7 @@
-// shell_options_test.cpp: the shells' one option reader (common/shell_options.hpp): where bash
-// finds its -c string or its script, for each way an agent writes the options.
+// shell_options_test.cpp: the shells' one option reader (common/shell/shell_options.hpp): where
+// bash finds its -c string or its script, for each way an agent writes the options.
 #define BOOST_TEST_MODULE shell_options
-#include "common/shell_options.hpp"
+#include "common/shell/shell_options.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <cstddef>

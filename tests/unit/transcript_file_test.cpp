@@ -2,7 +2,7 @@
 // a FIFO or reading a device), the file scan matches the in-memory scan, and single lines of tens
 // of megabytes, candidate or not, are handled.
 #define BOOST_TEST_MODULE transcript_file
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"

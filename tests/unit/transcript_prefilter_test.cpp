@@ -2,7 +2,7 @@
 // kernels find the same needles on the same lines, and all match a plain reference search (a
 // kernel this CPU lacks runs as the best one it has).
 #define BOOST_TEST_MODULE transcript_prefilter
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <iostream>

@@ -5,7 +5,7 @@
 // The planner's entry wait decides who owns the episode and nothing else: no line is hidden by it.
 // Every scan runs through several buffer sizes, every kernel and both pairing modes.
 #define BOOST_TEST_MODULE transcript_real_client
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 #include "support/transcript_builder.hpp"
 
 #include <boost/json/serialize.hpp>

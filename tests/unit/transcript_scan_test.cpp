@@ -2,7 +2,7 @@
 // signals, the planner's entry, typed chain commands, plan writes, dispatches, verdict lines), each
 // scanned through several buffer sizes and both prefilter kernels, which must all agree.
 #define BOOST_TEST_MODULE transcript_scan
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 #include "support/transcript_builder.hpp"
 
 #include <boost/json/serialize.hpp>

@@ -1,7 +1,7 @@
 // transcript_verdict_test.cpp: the verdict grammar of docs/plan-gate.md, step 4 on single string
 // values, and the small shared definitions beside it (plan paths, agent names, timestamps).
 #define BOOST_TEST_MODULE transcript_verdict
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <optional>

@@ -1,6 +1,6 @@
 // utf8_test.cpp: UTF-8 validity, code point counts, repair and character-boundary offsets.
 #define BOOST_TEST_MODULE utf8
-#include "common/utf8.hpp"
+#include "common/text/utf8.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

@@ -1,6 +1,6 @@
 // verdict_nudge_test.cpp: the SubagentStop decision of docs/verdict-nudge.md, one case per rule.
 #define BOOST_TEST_MODULE verdict_nudge
-#include "common/payload.hpp"
+#include "common/io/payload.hpp"
 #include "support/hook_decision.hpp"
 #include "support/text.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
