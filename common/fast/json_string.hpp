@@ -1,7 +1,7 @@
 // fast/json_string.hpp: decoding a JSON string body, a vector at a time where there are vectors,
 // behind one call (decode_string), with its plain reference beside it (decode_string_reference, a
 // byte at a time) and each kernel reachable for the differential test
-// (tests/unit/fast_json_string_test.cpp).
+// (tests/unit/fast/fast_json_string_test.cpp).
 #pragma once
 
 #include <cstddef>
