@@ -1,7 +1,7 @@
 // fuzz_payload.cpp: libFuzzer target for the payload surface: BOM strip, parse_object (whose own
 // decoder of long strings must read every string as Boost.JSON does, lone surrogates rewritten
 // first) and top-level key access on arbitrary stdin bytes.
-#include "common/payload.hpp"
+#include "common/io/payload.hpp"
 
 #include <boost/json/parse.hpp>
 #include <cstddef>

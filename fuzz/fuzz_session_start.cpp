@@ -2,7 +2,7 @@
 // (docs/session-start.md): the schema line of a viber.yml, the schema note against a fixed
 // template, the manifest trim, the version from CLAUDE_PLUGIN_ROOT and the code-point count, all on
 // arbitrary bytes.
-#include "common/utf8.hpp"
+#include "common/text/utf8.hpp"
 #include "session-start/session_start.hpp"
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // fuzz_shell_lexer.cpp: libFuzzer target for the shell lexer the guards share
 // (docs/command-model.md): any command line must analyze without crashing, hanging or reading out
 // of bounds, and every invocation it reports must have a name that is a path-stripped word.
-#include "common/shell_lexer.hpp"
+#include "common/shell/shell_lexer.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // fuzz_verdict_nudge.cpp: libFuzzer target for verdict-nudge's whole decision from raw stdin
 // (docs/verdict-nudge.md), and its line matcher on the bytes taken as a final message.
-#include "common/hook_main.hpp"
+#include "common/hook/hook_main.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
 
 #include <cstddef>

@@ -17,8 +17,8 @@
 // one such run, with the resident set grown by 52 KB), and a few ms when run again.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
 
 #include <algorithm>
 #include <boost/json/object.hpp>

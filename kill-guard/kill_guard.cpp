@@ -13,10 +13,10 @@
 // is refused too: what it hides cannot be checked, and no agent needs 33 levels.
 #include "kill-guard/kill_guard.hpp"
 
-#include "common/ascii.hpp"
-#include "common/output.hpp"
-#include "common/payload.hpp"
-#include "common/shell_lexer.hpp"
+#include "common/io/output.hpp"
+#include "common/io/payload.hpp"
+#include "common/shell/shell_lexer.hpp"
+#include "common/text/ascii.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
 // kill_guard.hpp: kill-guard's decision: refuse a viber agent's stop-by-name Bash command.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
 
 #include <optional>
 #include <string>

@@ -20,11 +20,11 @@
 //           {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
 //           "permissionDecisionReason":"viber guard: …"}}. Otherwise nothing, never allow.
 //   exit    0 in hook mode, whatever happens: every failure prints nothing.
-#include "common/command_json.hpp"
-#include "common/hook_main.hpp"
-#include "common/payload.hpp"
-#include "common/replay.hpp"
+#include "common/hook/hook_main.hpp"
+#include "common/io/payload.hpp"
 #include "kill-guard/kill_guard.hpp"
+#include "tools/command_json.hpp"
+#include "tools/replay.hpp"
 
 namespace {
 
@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
          .decide = viber::kill_guard::decide,
          .prefilter = viber::Prefilter::viber_agent,
          .replay = &replay,
+         .run_replay = viber::replay,
          .extra = {.name = "commands-json",
                    .help = "print the simple commands the command model finds as JSON; "
                            "reads a payload on stdin, or the bare command with =text",

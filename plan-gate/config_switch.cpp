@@ -1,9 +1,9 @@
 // config_switch.cpp: runs the plugin's scripts/config.sh to read the plain plan review switch.
 #include "plan-gate/config_switch.hpp"
 
-#include "common/files.hpp"
-#include "common/os.hpp"
-#include "common/plugin_paths.hpp"
+#include "common/io/files.hpp"
+#include "common/io/plugin_paths.hpp"
+#include "common/os/os.hpp"
 
 #include <algorithm>
 

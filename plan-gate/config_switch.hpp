@@ -2,7 +2,7 @@
 // prints in the project directory (docs/plan-gate.md, step 2).
 #pragma once
 
-#include "common/os.hpp"
+#include "common/os/os.hpp"
 
 #include <chrono>
 #include <cstddef>

@@ -6,12 +6,12 @@
 // one fallback to the file system (a bare name such as `Makefile` that exists under the root).
 #include "plan-gate/file_limit.hpp"
 
-#include "common/ascii.hpp"
 #include "common/fast/tokens.hpp"
 #include "common/fast/view_set.hpp"
-#include "common/files.hpp"
-#include "common/os.hpp"
-#include "common/paths.hpp"
+#include "common/io/files.hpp"
+#include "common/os/os.hpp"
+#include "common/os/paths.hpp"
+#include "common/text/ascii.hpp"
 #include "plan-gate/reasons.hpp"
 
 #include <algorithm>

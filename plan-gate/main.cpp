@@ -16,9 +16,9 @@
 //   stdout  a deny whose reason opens "Next step:", or nothing (no objection: never an allow)
 //   exit    0, always; every failure (no transcript, odd files, bad payload, exceptions)
 //           prints nothing
-#include "common/hook_main.hpp"
-#include "common/replay.hpp"
+#include "common/hook/hook_main.hpp"
 #include "plan-gate/plan_gate.hpp"
+#include "tools/replay.hpp"
 
 namespace {
 
@@ -76,5 +76,6 @@ int main(int argc, char** argv) {
              "--replay PATH judges every ExitPlanMode of recorded sessions on the transcript up\n"
              "to the call and the plan file as it is now; it never runs config.sh.",
          .decide = viber::plan_gate::decide,
-         .replay = &replay});
+         .replay = &replay,
+         .run_replay = viber::replay});
 }

@@ -2,9 +2,9 @@
 // needs, and whether the transcript shows it, as pure functions over what the hook read.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
-#include "common/transcript.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
+#include "common/transcript/transcript.hpp"
 #include "plan-gate/file_limit.hpp"
 
 #include <array>

@@ -1,7 +1,7 @@
 // reasons.hpp: wording shared by every plan-gate refusal.
 #pragma once
 
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 
 #include <string>
 #include <string_view>

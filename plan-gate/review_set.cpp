@@ -8,8 +8,8 @@
 // member and for every task is a PASS no older than the plan file.
 #include "plan-gate/review_set.hpp"
 
-#include "common/ascii.hpp"
-#include "common/paths.hpp"
+#include "common/os/paths.hpp"
+#include "common/text/ascii.hpp"
 #include "plan-gate/reasons.hpp"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // step 5).
 #pragma once
 
-#include "common/transcript.hpp"
+#include "common/transcript/transcript.hpp"
 
 #include <cstddef>
 #include <ctime>

@@ -17,9 +17,9 @@
 //           <plan-hints.md>}} when permission_mode is "plan", the episode shows no planner, intent
 //           or fixer signal and plan-hints.md is not empty; otherwise nothing.
 //   exit    0, always (fails open: prints nothing).
-#include "common/hook_main.hpp"
-#include "common/replay.hpp"
+#include "common/hook/hook_main.hpp"
 #include "plan-hints/plan_hints.hpp"
+#include "tools/replay.hpp"
 
 namespace {
 
@@ -56,5 +56,6 @@ int main(int argc, char** argv) {
                  "--replay PATH judges every typed plan-mode prompt of recorded sessions on the\n"
                  "transcript's lines before it.",
          .decide = viber::plan_hints::decide,
-         .replay = &replay});
+         .replay = &replay,
+         .run_replay = viber::replay});
 }

@@ -1,10 +1,10 @@
 // plan_hints.cpp: the plan-hints decision (docs/plan-hints.md).
 #include "plan-hints/plan_hints.hpp"
 
-#include "common/files.hpp"
-#include "common/payload.hpp"
-#include "common/plugin_paths.hpp"
-#include "common/transcript.hpp"
+#include "common/io/files.hpp"
+#include "common/io/payload.hpp"
+#include "common/io/plugin_paths.hpp"
+#include "common/transcript/transcript.hpp"
 
 namespace viber::plan_hints {
 

@@ -2,8 +2,8 @@
 // gets the plain-plan rules as context, and the text it gets.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
 
 #include <boost/json/object.hpp>
 #include <cstdint>

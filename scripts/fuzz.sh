@@ -15,7 +15,7 @@
 # installs them). Then, in the release build: the
 # differential tests of plan-gate and plan-hints against their plain model on SECONDS * 50
 # generated cases (VIBER_DIFF_CASES), the shfmt differential over SECONDS * 10 generated commands
-# (when shfmt is there), and the speed layer's differential tests (tests/unit/fast_*_test.cpp)
+# (when shfmt is there), and the speed layer's differential tests (tests/unit/fast/fast_*_test.cpp)
 # for SECONDS / 4 each (VIBER_FAST_TEST_SECONDS): the kernels against their plain references on
 # fresh seeds.
 set -euo pipefail

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# test.sh: the second command: builds a preset and runs every test with ctest.
+# test.sh: the second command: builds a preset and runs every test with ctest; or, given a hook's
+# name, builds that hook and its tests only (release preset) and runs them (ctest -L <hook>: its
+# unit and integration tests, those of the libraries it links, the suite-wide ones that run it).
 #
 # Contract: argv [release|asan|debug|clang|linux-arm64|windows-x64] (default release; asan =
 # AddressSanitizer + UndefinedBehaviorSanitizer; clang = the release build with clang++-14;
@@ -13,7 +15,8 @@
 # the end-to-end test (label e2e: the real Claude Code CLI; the CI runs it in a stage of its own,
 # .ci/run); prints each test case a
 # platform skipped, with its reason; exit status is ctest's (0 when every test passed), 1 on a
-# usage error.
+# usage error. argv plan-gate|plan-hints|kill-guard|shell-guard|verdict-nudge|session-start: the
+# release preset, target tests-<hook> built, ctest -L <hook> run (the long tests left out).
 #
 # The default run leaves out the tests labelled `long`: the full-size shfmt oracle
 # (shfmt_oracle_long: every corpus row and 2,000 generated commands) and the model differentials
@@ -30,13 +33,20 @@
 # it), listed or not.
 set -euo pipefail
 
+usage="usage: bash scripts/test.sh [release|asan|debug|clang|linux-arm64|windows-x64 | plan-gate|plan-hints|kill-guard|shell-guard|verdict-nudge|session-start]"
 preset="${1:-release}"
+hook=""
 case "$preset" in
+  plan-gate | plan-hints | kill-guard | shell-guard | verdict-nudge | session-start)
+    hook="$preset"
+    preset=release
+    deps=()
+    ;;
   release | asan | debug) deps=() ;;
   clang) deps=(--clang) ;;
   linux-arm64) deps=(--arm64) ;;
   windows-x64) deps=(--windows) ;;
-  *) echo "usage: bash scripts/test.sh [release|asan|debug|clang|linux-arm64|windows-x64]" >&2; exit 1 ;;
+  *) echo "$usage" >&2; exit 1 ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -82,9 +92,14 @@ fi
 configure=(--preset "$preset")
 if [ -n "${VIBER_WERROR:-}" ]; then configure+=("-DVIBER_WERROR=$VIBER_WERROR"); fi
 cmake "${configure[@]}"
-cmake --build --preset "$preset" -j "$jobs"
 status=0
 ctest_args=(--preset "$preset" -j "$jobs")
+if [ -n "$hook" ]; then
+  cmake --build --preset "$preset" -j "$jobs" --target "tests-$hook"
+  ctest_args+=(--label-regex "^$hook\$")
+else
+  cmake --build --preset "$preset" -j "$jobs"
+fi
 # One label regex (ctest 3.25 keeps only the last --label-exclude).
 excluded=()
 case "${VIBER_LONG:-}" in

@@ -19,7 +19,7 @@
 //           <schema note>][ - manifest.md has <n> characters, over the 10000 Claude Code keeps]"}.
 //           Always printed: a bad payload only means no `cwd`.
 //   exit    0, always.
-#include "common/hook_main.hpp"
+#include "common/hook/hook_main.hpp"
 #include "session-start/session_start.hpp"
 
 int main(int argc, char** argv) {

@@ -1,15 +1,15 @@
 // session_start.cpp: the SessionStart decision (docs/session-start.md).
 #include "session-start/session_start.hpp"
 
-#include "common/ascii.hpp"
-#include "common/files.hpp"
-#include "common/git.hpp"
-#include "common/os.hpp"
-#include "common/output.hpp"
-#include "common/paths.hpp"
-#include "common/payload.hpp"
-#include "common/plugin_paths.hpp"
-#include "common/utf8.hpp"
+#include "common/io/files.hpp"
+#include "common/io/output.hpp"
+#include "common/io/payload.hpp"
+#include "common/io/plugin_paths.hpp"
+#include "common/os/git.hpp"
+#include "common/os/os.hpp"
+#include "common/os/paths.hpp"
+#include "common/text/ascii.hpp"
+#include "common/text/utf8.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,8 +2,8 @@
 // context, and the user-facing banner with the version, the schema note and the context-cap note.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
 
 #include <boost/json/value.hpp>
 #include <cstddef>

@@ -1,9 +1,9 @@
 // decide.cpp: shell-guard's decision on one call (a payload, or an agent type and a command),
 // with what --explain shows: the rules binding the caller, each broken rule where it was found,
 // and why each other rule was not judged or not broken.
-#include "common/paths.hpp"
-#include "common/payload.hpp"
-#include "common/shell_lexer.hpp"
+#include "common/io/payload.hpp"
+#include "common/os/paths.hpp"
+#include "common/shell/shell_lexer.hpp"
 #include "shell-guard/shell_guard.hpp"
 
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // interpreters.cpp: shell-guard's R5: the interpreters, each with the parser of how its command
 // line gives it its code (inline, a script, stdin), awk's program check and the variables that load
 // code. Why R5 exists opens shell_guard.cpp.
-#include "common/paths.hpp"
-#include "common/shell_options.hpp"
+#include "common/os/paths.hpp"
+#include "common/shell/shell_options.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
@@ -264,10 +264,10 @@ Launch php_launch(Words args) {
     return launch;
 }
 
-// The shells, read by the command model's own reader (common/shell_options.hpp), so R5 and the
-// commands read inside a `-c` string agree on where the string is: `-c` anywhere among the options
-// is inline code (the command model reads its string as commands too); `-s` reads the script from
-// stdin; `--rcfile`/`--init-file` load a file; `-n` and `--version` run nothing.
+// The shells, read by the command model's own reader (common/shell/shell_options.hpp), so R5 and
+// the commands read inside a `-c` string agree on where the string is: `-c` anywhere among the
+// options is inline code (the command model reads its string as commands too); `-s` reads the
+// script from stdin; `--rcfile`/`--init-file` load a file; `-n` and `--version` run nothing.
 Launch shell_launch(Words args) {
     const shell::ShellOptions options = shell::read_shell_options(args, 0, args.size());
     Launch launch;

@@ -24,10 +24,10 @@
 //   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
 //          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
 //          A command nesting past the command model's cap is judged on what was found in it.
-#include "common/command_json.hpp"
-#include "common/hook_main.hpp"
-#include "common/replay.hpp"
+#include "common/hook/hook_main.hpp"
 #include "shell-guard/shell_guard.hpp"
+#include "tools/command_json.hpp"
+#include "tools/replay.hpp"
 
 namespace {
 
@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
          .decide = viber::shell_guard::decide,
          .prefilter = viber::Prefilter::viber_agent,
          .replay = &replay,
+         .run_replay = viber::replay,
          .extra = {.name = "commands-json",
                    .help = "print the simple commands the command model finds as JSON; "
                            "reads a payload on stdin, or the bare command with =text",

@@ -3,8 +3,8 @@
 // shell_guard.hpp is the hook's interface.
 #pragma once
 
-#include "common/ascii.hpp"
-#include "common/shell_lexer.hpp"
+#include "common/shell/shell_lexer.hpp"
+#include "common/text/ascii.hpp"
 
 #include <algorithm>
 #include <array>

@@ -38,12 +38,12 @@
 //      when it is not part of the task.
 #include "shell-guard/shell_guard.hpp"
 
-#include "common/ascii.hpp"
-#include "common/git.hpp"
-#include "common/output.hpp"
-#include "common/paths.hpp"
-#include "common/payload.hpp"
-#include "common/shell_lexer.hpp"
+#include "common/io/output.hpp"
+#include "common/io/payload.hpp"
+#include "common/os/git.hpp"
+#include "common/os/paths.hpp"
+#include "common/shell/shell_lexer.hpp"
+#include "common/text/ascii.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
@@ -113,7 +113,7 @@ constexpr std::array<Correction, 5> corrections{{
 // R4: placing a target.
 
 // Targets, cwd and the work tree compare in one spelling: Git Bash's (`C:\r\x` is `/c/r/x`), as
-// the plan file limit reads paths (common/paths.hpp).
+// the plan file limit reads paths (common/os/paths.hpp).
 using paths::git_bash_spelling;
 using paths::rooted_segments;
 

@@ -3,8 +3,8 @@
 // opens shell_guard.cpp.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -15,9 +15,9 @@
 //           last_assistant_message is a non-empty string and none of its lines matches
 //           ^[ \t`*-]*(VERDICT|AUDIT): ; else nothing.
 //   exit    0, always.
-#include "common/hook_main.hpp"
-#include "common/payload.hpp"
-#include "common/replay.hpp"
+#include "common/hook/hook_main.hpp"
+#include "common/io/payload.hpp"
+#include "tools/replay.hpp"
 #include "verdict-nudge/verdict_nudge.hpp"
 
 namespace {
@@ -46,5 +46,6 @@ int main(int argc, char** argv) {
              "VERDICT: or AUDIT:; else nothing. Always exits 0.",
          .decide = viber::verdict_nudge::decide,
          .prefilter = viber::Prefilter::viber_agent,
-         .replay = &replay});
+         .replay = &replay,
+         .run_replay = viber::replay});
 }

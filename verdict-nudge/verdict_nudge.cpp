@@ -1,7 +1,7 @@
 // verdict_nudge.cpp: the SubagentStop decision (docs/verdict-nudge.md).
 #include "verdict-nudge/verdict_nudge.hpp"
 
-#include "common/payload.hpp"
+#include "common/io/payload.hpp"
 
 #include <algorithm>
 #include <array>

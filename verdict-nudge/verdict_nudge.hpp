@@ -2,8 +2,8 @@
 // back once when its final message has no `VERDICT:` or `AUDIT:` line.
 #pragma once
 
-#include "common/decision.hpp"
-#include "common/trace.hpp"
+#include "common/io/decision.hpp"
+#include "common/io/trace.hpp"
 
 #include <optional>
 #include <string>

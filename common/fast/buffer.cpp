@@ -1,7 +1,7 @@
 // fast/buffer.cpp: the buffer hints (fast/buffer.hpp), through the OS layer.
 #include "common/fast/buffer.hpp"
 
-#include "common/os.hpp"
+#include "common/os/os.hpp"
 
 namespace viber::fast {
 

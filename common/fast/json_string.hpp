@@ -1,7 +1,7 @@
 // fast/json_string.hpp: decoding a JSON string body, a vector at a time where there are vectors,
 // behind one call (decode_string), with its plain reference beside it (decode_string_reference, a
 // byte at a time) and each kernel reachable for the differential test
-// (tests/unit/fast_json_string_test.cpp).
+// (tests/unit/fast/fast_json_string_test.cpp).
 #pragma once
 
 #include <cstddef>
@@ -23,7 +23,7 @@ struct DecodedString {
 // Decodes the string body that starts at `at` (just after its opening quote) into `out`, which
 // has room for every byte left in `bytes` (a decoded body is never longer than its spelling) and
 // may be `bytes.data() + at` itself (decoding in place), as Boost.JSON does with invalid UTF-8
-// allowed and after replace_lone_surrogates (common/payload.hpp): any byte from 0x20 but `"` and
+// allowed and after replace_lone_surrogates (common/io/payload.hpp): any byte from 0x20 but `"` and
 // `\` as it is, the nine escapes, `\uXXXX` with surrogates in pairs and a lone one as U+FFFD.
 // `close` is npos when the body holds what Boost.JSON rejects or never ends. Bytes of `out` past
 // the decoded text may be written.

@@ -1,7 +1,8 @@
 // fast/line_scan.hpp: scanning lines of bytes for needles. A kernel reports, in position order,
 // every newline and every start of a wanted needle; the caller (the transcript scanner) decides
 // what a line is. One template over the vector width (fast/vector.hpp), with the portable kernel
-// as the plain reference beside it; tests/unit/fast_line_scan_test.cpp holds each kernel to it.
+// as the plain reference beside it; tests/unit/fast/fast_line_scan_test.cpp holds each kernel to
+// it.
 //
 // The needles are the caller's: a constexpr array of LineNeedle, each found by two of its bytes
 // (its probe bytes, chosen to be rare where it is looked for) compared a whole vector of

@@ -5,7 +5,7 @@
 // on the masks, with no branch on a byte (one would mispredict at every edge of prose, two or three
 // times a word). A token not picked is passed over with no look at its bytes.
 // for_each_token_reference, beside it, is the plain reference (a byte at a time);
-// tests/unit/fast_tokens_test.cpp holds each kernel to it.
+// tests/unit/fast/fast_tokens_test.cpp holds each kernel to it.
 #pragma once
 
 #include <array>

@@ -1,7 +1,7 @@
 // fast/view_set.hpp: a set of string views in one flat table (open addressing, linear probing):
 // a lookup is one hash and, nearly always, one slot, where std::unordered_set walks a chain of
 // nodes allocated one by one (a cache miss each on a set that a long scan keeps evicting). Its
-// plain reference is std::unordered_set<std::string_view>; tests/unit/fast_view_set_test.cpp
+// plain reference is std::unordered_set<std::string_view>; tests/unit/fast/fast_view_set_test.cpp
 // holds it to that.
 #pragma once
 

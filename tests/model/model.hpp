@@ -1,5 +1,6 @@
 // model.hpp: a plain model of plan-gate's and plan-hints' decisions (SPEC §3-§5), written again
-// apart from the production scanner (common/transcript.cpp) and the hooks, for differential tests.
+// apart from the production scanner (common/transcript/transcript.cpp) and the hooks, for
+// differential tests.
 //
 // Plain on purpose: the transcript is read whole into lines, every line gets one Boost.JSON parse,
 // every definition is a loop over all lines (quadratic where that is simplest), no prefilter, no

@@ -2,7 +2,7 @@
 // decision hook mode runs, without a binary or a pipe.
 #pragma once
 
-#include "common/hook_main.hpp"
+#include "common/hook/hook_main.hpp"
 
 #include <optional>
 #include <string>

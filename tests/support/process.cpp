@@ -14,7 +14,7 @@
 #ifndef WIN32_LEAN_AND_MEAN
 #define WIN32_LEAN_AND_MEAN
 #endif
-#include "common/os_windows_text.hpp"
+#include "common/os/os_windows_text.hpp"
 
 #include <thread>
 #include <windows.h>

@@ -2,7 +2,7 @@
 // planning.plain-plan-review on, a plain plan naming more than 8 distinct repository files is
 // refused before any review check, a plain-plan-review PASS included.
 #define BOOST_TEST_MODULE plan_gate_file_limit
-#include "common/git.hpp"
+#include "common/os/git.hpp"
 #include "gate_fixture.hpp"
 #include "support/platform.hpp"
 

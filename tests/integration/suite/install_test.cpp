@@ -1,7 +1,7 @@
 // install_test.cpp: `cmake --install <build> --prefix P` lays out the plugin tree of
 // docs/contract.md exactly.
 #define BOOST_TEST_MODULE install
-#include "common/files.hpp"
+#include "common/io/files.hpp"
 #include "support/platform.hpp"
 #include "support/process.hpp"
 #include "support/scratch.hpp"

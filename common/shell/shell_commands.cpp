@@ -1,0 +1,731 @@
+// shell_commands.cpp: each simple command the lexer finished, resolved and handed to the sink:
+// wrappers, shell strings, aliases and literal variables, find clauses, stdin scripts.
+#include "common/shell/shell_lexer_internal.hpp"
+#include "common/shell/shell_options.hpp"
+
+namespace viber::shell::detail {
+
+namespace {
+
+// `$NAME` or `${NAME}`, exactly: NAME; else empty.
+std::string_view lone_variable(std::string_view text) {
+    if (text.size() >= 2 && text[0] == '$' && text[1] != '{')
+        text.remove_prefix(1);
+    else if (text.size() >= 4 && text.starts_with("${") && text.back() == '}')
+        text = text.substr(2, text.size() - 3);
+    else
+        return {};
+    if (text.empty() || !is_name_start(text[0])) return {};
+    for (const char c : text)
+        if (!is_name_char(c)) return {};
+    return text;
+}
+
+// `pkill${IFS}x` and `{rm,-rf,x}` in the command word: the parts, as views of its text.
+std::vector<std::string_view> command_word_parts(const Word& w) {
+    std::vector<std::string_view> parts;
+    std::string_view text = w.text;
+    if (w.unquoted_brace && text.size() > 2 && text.front() == '{' && text.back() == '}') {
+        int nesting = 0;
+        std::size_t start = 1;
+        bool comma = false;
+        for (std::size_t i = 1; i + 1 < text.size(); ++i) {
+            if (text[i] == '{') ++nesting;
+            if (text[i] == '}') --nesting;
+            if (text[i] == ',' && nesting == 0) {
+                parts.push_back(text.substr(start, i - start));
+                start = i + 1;
+                comma = true;
+            }
+        }
+        if (!comma) return {};
+        parts.push_back(text.substr(start, text.size() - 1 - start));
+        return parts;
+    }
+    if (w.unquoted_ifs) {
+        std::size_t start = 0;
+        for (std::size_t i = 0; i < text.size();) {
+            std::size_t len = 0;
+            if (text.substr(i, 6) == "${IFS}")
+                len = 6;
+            else if (text.substr(i, 4) == "$IFS" &&
+                     (i + 4 == text.size() || !is_name_char(text[i + 4])))
+                len = 4;
+            if (len == 0) {
+                ++i;
+                continue;
+            }
+            if (i > start) parts.push_back(text.substr(start, i - start));
+            i += len;
+            start = i;
+        }
+        if (start < text.size()) parts.push_back(text.substr(start));
+    }
+    return parts;
+}
+
+// `exec "$@"`, `nice "$@"`: the plain words before a final `"$@"`, else empty.
+std::string_view words_before_all_arguments(std::string_view s) {
+    std::string_view lead;
+    if (s.ends_with(" \"$@\""))
+        lead = s.substr(0, s.size() - 5);
+    else if (s.ends_with(" $@"))
+        lead = s.substr(0, s.size() - 3);
+    else
+        return {};
+    while (!lead.empty() && is_blank(lead.front())) lead.remove_prefix(1);
+    while (!lead.empty() && is_blank(lead.back())) lead.remove_suffix(1);
+    for (const char c : lead)
+        if (!(is_name_char(c) || c == '-' || c == '/' || c == '.' || c == ' ')) return {};
+    return lead;
+}
+
+} // namespace
+
+// The name rules compare: path prefix cut, lower case, `.exe` cut.
+std::string_view Lexer::normalise(std::string_view text, bool version_suffix) {
+    text = strip_path_prefix(text);
+    if (version_suffix) {
+        const std::size_t at = text.find('@', 1);
+        if (at != std::string_view::npos) text = text.substr(0, at);
+    }
+    bool folded = false;
+    for (char c : text)
+        if (c >= 'A' && c <= 'Z') folded = true;
+    std::string_view name = text;
+    if (folded) {
+        std::string lowered(text);
+        for (char& c : lowered) c = lower(c);
+        name = r_.arena.store(lowered);
+    }
+    if (name.size() > 4 && name.ends_with(".exe")) name.remove_suffix(4);
+    return name;
+}
+
+Command Lexer::base_command(const SimpleCommand& simple, bool fed, bool find) const {
+    Command cmd;
+    cmd.simple_words = simple_words_.empty() ? std::span<const Word>(simple.words)
+                                             : std::span<const Word>(simple_words_);
+    cmd.assignments = simple.assignments;
+    cmd.redirects = simple.redirects;
+    cmd.path = r_.path;
+    cmd.fed_by_input = fed;
+    cmd.via_find = find;
+    cmd.stdin_from_pipe = simple.stdin_from_pipe;
+    for (const Redirect& rd : simple.redirects) {
+        if (rd.fd > 0) continue;
+        if (rd.kind == RedirectKind::heredoc || rd.kind == RedirectKind::herestring)
+            cmd.stdin_from_heredoc = true;
+        if (rd.kind == RedirectKind::input && rd.target_is_process_substitution)
+            cmd.stdin_from_process_substitution = true;
+    }
+    return cmd;
+}
+
+// A command line given as a string: lexed on its own, one level deeper.
+void Lexer::nested(std::string_view line, unsigned depth, PathStep step, bool fed, bool find) {
+    if (deeper_than_cap(depth + 1)) return;
+    if (line.find_first_not_of(" \t\n") == std::string_view::npos) return;
+    // `c='pkill x'; eval "$c"`, `FOO='rm -rf /' … sh -c '$FOO'`: a variable the command
+    // assigned a literal stands for that literal (§7.2).
+    std::string_view trimmed = line.substr(line.find_first_not_of(" \t\n"));
+    trimmed = trimmed.substr(0, trimmed.find_last_not_of(" \t\n") + 1);
+    if (trimmed.size() > 2 && trimmed.front() == '"' && trimmed.back() == '"')
+        trimmed = trimmed.substr(1, trimmed.size() - 2);
+    if (const std::string_view name = lone_variable(trimmed); !name.empty()) {
+        const auto it = r_.literals.find(std::string(name));
+        if (it == r_.literals.end() || !expansion_fits(it->second.size())) return;
+        // `c='eval "$c"'; eval "$c"`: reading a value inside the reading of the same value
+        // recurses for ever in bash too; it is read once and counts as past the nesting cap.
+        for (const auto& [outer_name, outer_value] : r_.reading_values)
+            if (outer_name == name && outer_value == it->second) {
+                r_.summary.reached_depth_cap = true;
+                return;
+            }
+        r_.expansion_budget -= it->second.size();
+        const std::string value = it->second; // the map may grow while it is read
+        r_.reading_values.emplace_back(std::string(name), value);
+        fast::push_back_growing(r_.path, step);
+        Lexer(r_, value, depth + 1, fed, find).run();
+        r_.path.pop_back();
+        r_.reading_values.pop_back();
+        return;
+    }
+    fast::push_back_growing(r_.path, step);
+    Lexer(r_, line, depth + 1, fed, find).run();
+    r_.path.pop_back();
+}
+
+std::string_view Lexer::script_of(const SimpleCommand& simple, const Word& w) {
+    if (w.script_index == lost_script) return "${_}";
+    if (w.script_index == 0 || w.script_index > simple.scripts.size()) return w.text;
+    return simple.scripts[w.script_index - 1];
+}
+
+// The bytes `words`' scripts take joined by spaces (one more for each word).
+std::size_t Lexer::scripts_bytes(const SimpleCommand& simple, std::span<const Word> words) {
+    std::size_t bytes = 0;
+    for (const Word& w : words) bytes += script_of(simple, w).size() + 1;
+    return bytes;
+}
+
+// scripts_bytes of simple.words[begin, end), in constant time once the offsets are built.
+std::size_t Lexer::rest_bytes(const SimpleCommand& simple, std::size_t begin, std::size_t end) {
+    std::vector<std::size_t>& offsets = simple.script_offsets;
+    if (offsets.size() != simple.words.size() + 1) {
+        offsets.clear();
+        offsets.reserve(simple.words.size() + 1);
+        offsets.push_back(0);
+        for (const Word& w : simple.words)
+            offsets.push_back(offsets.back() + script_of(simple, w).size() + 1);
+    }
+    return offsets[end] - offsets[begin];
+}
+
+std::string_view Lexer::join_scripts(const SimpleCommand& simple, std::span<const Word> words,
+                                     std::string_view prefix) {
+    std::string line;
+    fast::reserve_for_writes(line, prefix.size() + scripts_bytes(simple, words));
+    line += prefix;
+    for (const Word& w : words) {
+        if (!line.empty()) line += ' ';
+        line += script_of(simple, w);
+    }
+    return r_.arena.store(line);
+}
+
+// `eval`'s words joined after what the command knows is expanded (§7.3): `c='kill -9 -1';
+// eval "$c"`, `eval "$(echo pkill) node"`. A word whose value stays unknown is read as written.
+std::string_view Lexer::eval_line(const SimpleCommand& simple, std::span<const Word> words) {
+    std::string line;
+    for (const Word& w : words) {
+        if (!line.empty()) line += ' ';
+        const std::string_view script = script_of(simple, w);
+        std::optional<std::string> known;
+        if (w.expands && script.find("${_}") == std::string_view::npos &&
+            script.find('$') != std::string_view::npos)
+            known = literal_text(script);
+        if (known && expansion_fits(known->size())) {
+            r_.expansion_budget -= known->size();
+            line += *known;
+        } else {
+            line += script;
+        }
+    }
+    return r_.arena.store(line);
+}
+
+// A shell reading its script from stdin: a heredoc, a here-string or `echo … |` feeding it.
+void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
+                         const PipeText& piped, bool fed, bool find) {
+    for (const Redirect& rd : simple.redirects) {
+        if (rd.fd > 0) continue;
+        if (rd.kind == RedirectKind::herestring)
+            nested(script_of(simple, rd.target), depth, {shell, "<<<"}, fed, find);
+    }
+    for (std::size_t k = simple.heredocs_begin; k < heredocs_.size(); ++k) {
+        heredocs_[k].feeds_shell = true;
+        heredocs_[k].shell = std::string(shell);
+    }
+    if (simple.stdin_from_pipe && piped.valid) {
+        for (std::size_t k = piped.heredoc_begin; k < piped.heredoc_end && k < heredocs_.size();
+             ++k) {
+            heredocs_[k].feeds_shell = true;
+            heredocs_[k].shell = std::string(shell);
+        }
+        nested(piped.text, depth, {shell, "|"}, fed, find);
+    }
+}
+
+// `x=pkill`, `export x=pkill`, `alias k='pkill node'`: values a later command word or shell
+// string stands for (§7.2). Every name is kept, however many the command assigns: a cap on names
+// would let five thousand assignments hide a sixth (`y=pkill; $y node`). The tables hold no more
+// than the text the reading lexes, and what their values add to it is bounded by the expansion
+// budget.
+// A `$` or backquote that was quoted (`c='kill $p'`) is text: the value is what the quotes hold,
+// so `c='c='\''pkill x'\''; eval "$c"'; eval "$c"` is read one level at a time (§7.3); a value
+// built from earlier literals (`y=$x`) is their joined text.
+void Lexer::remember_literal(const Word& assignment, std::string_view script) {
+    const std::string_view text = assignment.text;
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0 || text[eq - 1] == '+') return;
+    const std::string name(text.substr(0, eq));
+    const std::string_view value = text.substr(eq + 1);
+    if (!assignment.expands) {
+        r_.literals[name] = std::string(value);
+        return;
+    }
+    std::optional<std::string> known;
+    if (!assignment.has_substitution) {
+        known = literal_text(value);
+    } else if (script.find("${_}") == std::string_view::npos && script.find('=') == eq) {
+        // `c=$(echo pkill)`, `` c=`echo pkill` ``: what the substitution prints is known (§7.3).
+        known = literal_text(script.substr(eq + 1));
+    }
+    if (!known) {
+        r_.literals.erase(name); // its value is unknown now
+        return;
+    }
+    r_.literals[name] = std::move(*known);
+}
+
+// `p${X}kill`, `"$x"`, `$x$y`: the text with each `$NAME` / `${NAME}` replaced by the literal
+// the command gave it (§7.3). Any other expansion, or a name the command did not give a
+// literal, leaves the word unknown (nullopt): one unknown part is not guessed at.
+std::optional<std::string> Lexer::literal_text(std::string_view text) const {
+    std::string out;
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (c == '`') return std::nullopt;
+        if (c != '$') {
+            out += c;
+            ++i;
+            continue;
+        }
+        std::string_view name;
+        if (i + 1 < text.size() && text[i + 1] == '{') {
+            const std::size_t close = text.find('}', i + 2);
+            if (close == std::string_view::npos) return std::nullopt;
+            name = text.substr(i + 2, close - i - 2);
+            i = close + 1;
+        } else {
+            std::size_t j = i + 1;
+            while (j < text.size() && is_name_char(text[j])) ++j;
+            name = text.substr(i + 1, j - i - 1);
+            i = j;
+        }
+        if (name.empty() || !is_name_start(name[0]) ||
+            !std::all_of(name.begin(), name.end(), is_name_char))
+            return std::nullopt;
+        const auto it = r_.literals.find(std::string(name));
+        if (it == r_.literals.end()) return std::nullopt;
+        out += it->second;
+    }
+    return out;
+}
+
+void Lexer::remember(std::string_view name, std::span<const Word> args) {
+    if (name == "alias") {
+        for (const Word& a : args) {
+            const std::size_t eq = a.text.find('=');
+            if (eq == std::string_view::npos || eq == 0 || a.text.starts_with("-")) continue;
+            r_.aliases[std::string(a.text.substr(0, eq))] = std::string(a.text.substr(eq + 1));
+        }
+        return;
+    }
+    if (name == "export" || name == "local" || name == "declare" || name == "typeset" ||
+        name == "readonly")
+        for (const Word& a : args)
+            if (is_assignment(a.text)) remember_literal(a, a.text);
+}
+
+// A command word that is only an expansion: when the command itself gives its value (a
+// literal variable, `$(echo WORDS)`), that value and the words after it are a command line.
+void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
+                                  std::size_t i, std::size_t end, unsigned depth,
+                                  const Walk& walk) {
+    const Word& w = words[i];
+    std::string_view value;
+    std::optional<std::string> joined;
+    if (const std::string_view var = lone_variable(w.text); !var.empty()) {
+        const auto it = r_.literals.find(std::string(var));
+        if (it == r_.literals.end()) return;
+        value = it->second;
+    } else if (w.has_substitution) {
+        value = script_of(simple, w);
+        if (value == "${_}" || value == w.text) return;
+        if (value.find("${_}") != std::string_view::npos) return; // a part stays unknown
+        if (value.find('$') != std::string_view::npos) {
+            joined = literal_text(value);
+            if (!joined) return;
+            value = *joined;
+        }
+    } else if (w.expands) {
+        // `X=; p${X}kill node`, `x=pkill; "$x" -f vite`: literal parts and literal variables.
+        joined = literal_text(w.text);
+        if (!joined || *joined == w.text) return;
+        value = *joined;
+    } else {
+        return;
+    }
+    const std::span<const Word> rest = words.subspan(i + 1, end - i - 1);
+    const std::size_t bytes = value.size() + rest_bytes(simple, i + 1, end);
+    if (!expansion_fits(bytes)) return; // not guessed past the budget
+    r_.expansion_budget -= bytes;
+    std::string line(value);
+    line += ' ';
+    line += join_scripts(simple, rest);
+    nested(r_.arena.store(line), depth, {"", "$…"}, walk.fed_by_input, walk.via_find);
+}
+
+// Hands a finished simple command to the sink: the command word, then through each wrapper,
+// find clause and shell string. A chain of wrappers is walked in a loop over one vector.
+void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
+    for (const Word& a : simple.assignments) remember_literal(a, script_of(simple, a));
+    if (simple.words.empty()) {
+        if (!simple.redirects.empty() || !simple.assignments.empty()) {
+            Command bare = base_command(simple, fed_by_input_, via_find_);
+            bare.first_in_simple_command = true;
+            r_.sink.command(bare);
+        }
+        return;
+    }
+    PipeText feeding = std::move(piped);
+    piped = PipeText{};
+    emitted_any_ = false;
+    const std::size_t path_base = r_.path.size();
+    std::vector<Walk> work{{0, simple.words.size(), path_base, fed_by_input_, via_find_}};
+    bool rewritten = false; // one IFS or brace rewrite per simple command keeps this linear
+    while (!work.empty()) {
+        Walk walk = work.back();
+        work.pop_back();
+        r_.path.resize(walk.path_size);
+        std::size_t i = walk.begin;
+        std::size_t end = walk.end;
+        bool version_suffix = false;
+        while (i < end) {
+            const Word& w = simple.words[i];
+            const bool shell_variable = w.text == "$SHELL" || w.text == "${SHELL}";
+            // `$(true) pkill`: an unquoted expansion that can be empty is no command word.
+            if (!shell_variable && w.only_expansion) {
+                // `x=pkill; $x node`, `$(echo pkill) node`: a value the command itself
+                // gives is that command word (§7.2); the words are also read without it.
+                expanded_command_word(simple, words_of(simple), i, end, depth, walk);
+                ++i;
+                continue;
+            }
+            if (!rewritten && work.empty() && (w.unquoted_ifs || w.unquoted_brace)) {
+                const std::vector<std::string_view> parts = command_word_parts(w);
+                if (parts.size() > 1 || (parts.size() == 1 && parts[0] != w.text)) {
+                    rewritten = true;
+                    std::vector<Word> split;
+                    for (std::string_view part : parts) {
+                        Word piece = w;
+                        piece.text = part;
+                        piece.unquoted_ifs = piece.unquoted_brace = false;
+                        piece.leading_expansion = 0;
+                        piece.script_index = 0;
+                        split.push_back(piece);
+                    }
+                    if (split.empty()) {
+                        ++i;
+                        continue;
+                    }
+                    simple_words_ = simple.words; // as written, for --commands-json
+                    simple.script_offsets.clear();
+                    fast::reserve_for_writes(simple.words, simple.words.size() + split.size() - 1);
+                    const auto at = simple.words.begin() + static_cast<std::ptrdiff_t>(i);
+                    simple.words.erase(at);
+                    simple.words.insert(simple.words.begin() + static_cast<std::ptrdiff_t>(i),
+                                        split.begin(), split.end());
+                    end = end + split.size() - 1;
+                    continue;
+                }
+            }
+            if (!shell_variable && w.expands && r_.literals.size() + w.has_substitution > 0)
+                expanded_command_word(simple, words_of(simple), i, end, depth, walk);
+            std::string_view text =
+                w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));
+            if (w.unquoted_ifs) {
+                const std::size_t cut = std::min(text.find("$IFS"), text.find("${IFS}"));
+                if (cut != std::string_view::npos && cut > 0) text = text.substr(0, cut);
+            }
+            std::string_view name =
+                shell_variable ? std::string_view("sh") : normalise(text, version_suffix);
+            version_suffix = false;
+            const std::span<const Word> words(simple.words);
+            if (!w.quoted && !r_.aliases.empty()) {
+                // `alias k='pkill node'` earlier in the command: `k` is that line (§7.2).
+                const auto it = r_.aliases.find(std::string(w.text));
+                if (it != r_.aliases.end() &&
+                    expansion_fits(it->second.size() + rest_bytes(simple, i + 1, end))) {
+                    std::string line = it->second;
+                    r_.expansion_budget -= line.size();
+                    line += ' ';
+                    line += join_scripts(simple, words.subspan(i + 1, end - i - 1));
+                    Command alias = base_command(simple, walk.fed_by_input, walk.via_find);
+                    alias.name = name;
+                    alias.depth = depth;
+                    alias.words = words.subspan(i, end - i);
+                    alias.is_wrapper = true;
+                    hand(alias);
+                    nested(r_.arena.store(line), depth, {name, "alias"}, walk.fed_by_input,
+                           walk.via_find);
+                    break;
+                }
+            }
+            Command cmd = base_command(simple, walk.fed_by_input, walk.via_find);
+            cmd.name = name;
+            cmd.depth = depth;
+            cmd.glob_name = w.unquoted_glob;
+
+            if (const WrapperRule* rule = wrapper_for(name, words, i, end)) {
+                simple_ = &simple;
+                WrapperReading reading = read_wrapper(words, i + 1, end, *rule);
+                if (reading.query) {
+                    cmd.words = words.subspan(i, end - i);
+                    cmd.query = true;
+                    hand(cmd);
+                    break;
+                }
+                if (rule->rest == Rest::find_clauses || rule->rest == Rest::fd_clauses) {
+                    cmd.words = words.subspan(i, end - i);
+                    cmd.is_wrapper = true;
+                    hand(cmd);
+                    find_clauses(words, i + 1, end, *rule, walk, work);
+                    break;
+                }
+                const std::size_t own_end =
+                    rule->rest == Rest::parallel ? end : std::min(reading.command, end);
+                cmd.words = words.subspan(i, own_end - i);
+                cmd.is_wrapper = true;
+                hand(cmd);
+                const bool fed = walk.fed_by_input || rule->fed_by_input;
+                if (reading.split_string) {
+                    if (rule->split_string_option != 0) {
+                        const std::string_view line = join_scripts(
+                            simple, words.subspan(reading.command, end - reading.command),
+                            std::string("env ") + std::string(*reading.split_string));
+                        nested(line, depth, {name, "-S"}, fed, walk.via_find);
+                    } else {
+                        nested(*reading.split_string, depth, {name, "-c"}, fed, walk.via_find);
+                    }
+                    break;
+                }
+                if (reading.shell_string) {
+                    nested(script_of(simple, words[*reading.shell_string]), depth, {name, "-c"},
+                           fed, walk.via_find);
+                    break;
+                }
+                if (reading.nothing) break;
+                if (rule->rest == Rest::joined_line && !reading.exec) {
+                    if (reading.command < end)
+                        nested(join_scripts(simple,
+                                            words.subspan(reading.command, end - reading.command)),
+                               depth, {name, "…"}, fed, walk.via_find);
+                    break;
+                }
+                if (rule->rest == Rest::parallel) {
+                    std::size_t marker = reading.command;
+                    while (marker < end && words[marker].text != ":::" &&
+                           words[marker].text != "::::")
+                        ++marker;
+                    if (marker == reading.command) {
+                        for (std::size_t k = marker + 1; k < end; ++k)
+                            nested(script_of(simple, words[k]), depth, {name, ":::"}, fed,
+                                   walk.via_find);
+                        break;
+                    }
+                    end = marker;
+                }
+                fast::push_back_growing(r_.path, PathStep{name, rule->subcommand});
+                walk.fed_by_input = fed;
+                version_suffix = rule->version_suffix;
+                i = reading.command;
+                continue;
+            }
+
+            if (is_shell_name(name) || shell_variable) {
+                // Its code: the -c string, a script on stdin, or a script operand (§7.2).
+                const ShellOptions options = read_shell_options(words, i + 1, end);
+                const std::optional<std::size_t> at = options.command_string;
+                cmd.words = words.subspan(i, end - i);
+                cmd.is_wrapper = at.has_value();
+                cmd.reads_script_from_stdin = options.script_from_stdin;
+                hand(cmd);
+                if (at) {
+                    const Word& string = words[*at];
+                    const std::string_view s = string.text;
+                    if (s == "$@" || s == "\"$@\"") {
+                        fast::push_back_growing(r_.path, PathStep{name, "-c"});
+                        i = *at + 2; // the words after $0 are the command
+                        continue;
+                    }
+                    // `sh -c 'exec "$@"' sh pkill node`: leading words, then the words
+                    // after $0 (§7.2).
+                    if (const std::string_view lead = words_before_all_arguments(s);
+                        !lead.empty() && *at + 2 < end) {
+                        std::string line(lead);
+                        line += ' ';
+                        line += join_scripts(simple, words.subspan(*at + 2, end - *at - 2));
+                        nested(r_.arena.store(line), depth, {name, "-c"}, walk.fed_by_input,
+                               walk.via_find);
+                        break;
+                    }
+                    std::size_t n = 0;
+                    if (s.size() == 2 && s[0] == '$' && s[1] >= '1' && s[1] <= '9')
+                        n = static_cast<std::size_t>(s[1] - '0');
+                    if (s.size() == 4 && s.starts_with("${") && s[2] >= '1' && s[2] <= '9' &&
+                        s[3] == '}')
+                        n = static_cast<std::size_t>(s[2] - '0');
+                    if (n > 0) {
+                        if (*at + 1 + n < end)
+                            nested(script_of(simple, words[*at + 1 + n]), depth, {name, "-c"},
+                                   walk.fed_by_input, walk.via_find);
+                        break;
+                    }
+                    r_.string_reads_pipe = simple.stdin_from_pipe && !walk.fed_by_input;
+                    nested(script_of(simple, string), depth, {name, "-c"}, walk.fed_by_input,
+                           walk.via_find);
+                    r_.string_reads_pipe = false;
+                } else if (options.script_from_stdin) {
+                    stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
+                } else if (options.script && words[*options.script].text.starts_with("<(") &&
+                           words[*options.script].script_index != 0) {
+                    // `bash <(echo pkill x)`: what the substitution prints is the script.
+                    nested(script_of(simple, words[*options.script]), depth, {name, "<(…)"},
+                           walk.fed_by_input, walk.via_find);
+                }
+                break;
+            }
+            if (name == "eval") {
+                std::size_t first = i + 1;
+                if (first < end && words[first].text == "--") ++first;
+                cmd.words = words.subspan(i, end - i);
+                cmd.is_wrapper = true;
+                hand(cmd);
+                nested(eval_line(simple, words.subspan(first, end - first)), depth, {name, ""},
+                       walk.fed_by_input, walk.via_find);
+                break;
+            }
+            if ((name == "source" || name == ".") && i + 1 < end) {
+                std::size_t first = i + 1;
+                if (words[first].text == "--" && first + 1 < end) ++first;
+                cmd.words = words.subspan(i, end - i);
+                hand(cmd);
+                if (words[first].text == "/dev/stdin" || words[first].text == "/dev/fd/0")
+                    stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
+                else if (words[first].text.starts_with("<(") && words[first].script_index != 0)
+                    nested(script_of(simple, words[first]), depth, {name, "<(…)"},
+                           walk.fed_by_input, walk.via_find);
+                break;
+            }
+            cmd.words = words.subspan(i, end - i);
+            if (name == "tmux" || name == "screen") {
+                hand(cmd);
+                terminal_commands(simple, words, i, end, name, depth, walk.fed_by_input,
+                                  walk.via_find);
+                break;
+            }
+            hand(cmd);
+            remember(name, words.subspan(i + 1, end - i - 1));
+            if (name == "trap") {
+                // `trap 'STRING' SIG` runs STRING (§7.2); `trap - SIG` and `trap -p` do not.
+                std::size_t first = i + 1;
+                if (first < end && words[first].text == "--") ++first;
+                if (first + 1 < end && words[first].text != "-" &&
+                    !(words[first].text.starts_with("-") && !words[first].quoted))
+                    nested(script_of(simple, words[first]), depth, {name, ""}, walk.fed_by_input,
+                           walk.via_find);
+                break;
+            }
+            if (name == "cat" && cmd.path.size() == path_base) {
+                // `cat <<EOF | bash`, `cat <<< '…' | sh`: what feeds cat is what it prints.
+                bool operands = false;
+                for (std::size_t k = i + 1; k < end; ++k)
+                    if (words[k].text != "-" && !words[k].text.starts_with("-")) operands = true;
+                if (!operands) {
+                    for (const Redirect& rd : simple.redirects)
+                        if (rd.fd <= 0 && rd.kind == RedirectKind::herestring) {
+                            piped.valid = true;
+                            piped.text = script_of(simple, rd.target);
+                        }
+                    if (simple.heredocs_begin < heredocs_.size()) {
+                        piped.valid = true;
+                        piped.heredoc_begin = simple.heredocs_begin;
+                        piped.heredoc_end = heredocs_.size();
+                    }
+                }
+                break;
+            }
+            if (name == "printf" && cmd.path.size() == path_base) {
+                // `printf 'pk%sll node\n' i | sh`: what printf prints (§7.3). Past the
+                // expansion budget the text is unknown and the reading says so.
+                std::size_t first = i + 1;
+                if (first < end && words[first].text == "--") ++first;
+                if (first < end && !words[first].text.starts_with("-") &&
+                    words[first].script_index == 0) {
+                    std::vector<std::string_view> args;
+                    for (std::size_t k = first + 1; k < end; ++k)
+                        args.push_back(script_of(simple, words[k]));
+                    const std::size_t own = rest_bytes(simple, first, end);
+                    const std::size_t limit = own + r_.expansion_budget;
+                    bool over = false;
+                    if (std::optional<std::string> text =
+                            printf_output(words[first].text, args, limit, &over)) {
+                        if (text->size() > own) r_.expansion_budget -= text->size() - own;
+                        piped.valid = true;
+                        piped.text = std::move(*text);
+                    } else if (over) {
+                        r_.summary.reached_expansion_cap = true; // not read past the budget
+                    }
+                }
+                break;
+            }
+            if (name == "echo" && cmd.path.size() == path_base) {
+                piped.valid = true;
+                std::size_t first = i + 1;
+                bool escapes = false; // `echo -e`: backslash escapes as printf's %b reads them
+                while (first < end && words[first].text.size() >= 2 &&
+                       words[first].text[0] == '-' &&
+                       words[first].text.find_first_not_of("neE", 1) == std::string_view::npos) {
+                    for (const char flag : words[first].text.substr(1))
+                        if (flag == 'e' || flag == 'E') escapes = flag == 'e';
+                    ++first;
+                }
+                // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
+                fast::reserve_for_writes(piped.text,
+                                         scripts_bytes(simple, words.subspan(first, end - first)));
+                for (std::size_t k = first; k < end; ++k) {
+                    if (k > first) piped.text += ' ';
+                    piped.text += script_of(simple, words[k]);
+                }
+                if (escapes) {
+                    const std::string_view joined = piped.text;
+                    const std::span<const std::string_view> one(&joined, 1);
+                    if (std::optional<std::string> text = printf_output("%b", one, joined.size()))
+                        piped.text = std::move(*text);
+                }
+            }
+            break;
+        }
+    }
+    r_.path.resize(path_base);
+    simple_words_.clear();
+    if (!emitted_any_) { // every word expanded away: its redirections still happen
+        Command bare = base_command(simple, fed_by_input_, via_find_);
+        bare.first_in_simple_command = true;
+        r_.sink.command(bare);
+    }
+}
+
+void Lexer::hand(Command& cmd) {
+    cmd.first_in_simple_command = !emitted_any_;
+    emitted_any_ = true;
+    r_.sink.command(cmd);
+}
+
+// find's -exec/-execdir/-ok/-okdir clauses (up to `;` or `+`), fd's -x/-X: each a command.
+void Lexer::find_clauses(std::span<const Word> words, std::size_t i, std::size_t end,
+                         const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work) {
+    std::vector<Walk> found;
+    const std::size_t path_size = r_.path.size() + 1;
+    fast::push_back_growing(r_.path, PathStep{rule.name, "-exec"});
+    while (i < end) {
+        const std::string_view w = words[i].text;
+        const bool opens = rule.rest == Rest::find_clauses
+                               ? (w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir")
+                               : (w == "-x" || w == "--exec" || w == "-X" || w == "--exec-batch");
+        ++i;
+        if (!opens) continue;
+        std::size_t j = i;
+        while (j < end && words[j].text != ";" &&
+               !(rule.rest == Rest::find_clauses && words[j].text == "+"))
+            ++j;
+        if (j > i) found.push_back({i, j, path_size, walk.fed_by_input, true});
+        i = j + 1;
+    }
+    for (auto it = found.rbegin(); it != found.rend(); ++it) work.push_back(*it);
+}
+
+} // namespace viber::shell::detail

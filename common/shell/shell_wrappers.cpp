@@ -1,0 +1,347 @@
+// shell_wrappers.cpp: the wrapper table (docs/command-model.md, "Wrappers") and how a wrapper's
+// options are read to find the command it runs.
+#include "common/shell/shell_lexer_internal.hpp"
+
+namespace viber::shell::detail {
+
+namespace {
+
+constexpr std::array wrapper_rules{
+    WrapperRule{.name = "sudo",
+                .value_options = "ugphCDrtUTR",
+                .long_values = "--user --group --host --prompt --close-from --chdir --role --type "
+                               "--other-user --command-timeout ",
+                .assignments = Assignments::before_dashdash},
+    WrapperRule{.name = "doas", .value_options = "uC"},
+    WrapperRule{.name = "env",
+                .value_options = "uCSP",
+                .long_values = "--unset --chdir ",
+                .split_string_option = 'S',
+                .assignments = Assignments::always,
+                .dash_is_option = true},
+    WrapperRule{.name = "command", .query_options = "vV"},
+    WrapperRule{.name = "builtin"},
+    WrapperRule{.name = "exec", .value_options = "a"},
+    WrapperRule{.name = "nohup"},
+    WrapperRule{.name = "time", .value_options = "fo", .long_values = "--format --output "},
+    WrapperRule{.name = "nice", .value_options = "n", .long_values = "--adjustment "},
+    WrapperRule{.name = "timeout",
+                .value_options = "sk",
+                .long_values = "--signal --kill-after ",
+                .operands = 1},
+    WrapperRule{
+        .name = "stdbuf", .value_options = "ioe", .long_values = "--input --output --error "},
+    WrapperRule{.name = "setsid"},
+    WrapperRule{.name = "unbuffer"},
+    WrapperRule{.name = "unshare", .value_options = "SGRw"},
+    WrapperRule{.name = "ionice", .value_options = "cnp"},
+    WrapperRule{.name = "chrt", .query_options = "p", .operands = 1},
+    WrapperRule{.name = "taskset", .query_options = "p", .operands = 1},
+    WrapperRule{.name = "flock",
+                .value_options = "wE",
+                .long_values = "--timeout --conflict-exit-code ",
+                .shell_string_option = 'c',
+                .operands = 1},
+    WrapperRule{.name = "chroot", .long_values = "--userspec --groups ", .operands = 1},
+    WrapperRule{.name = "runuser",
+                .value_options = "ugGsw",
+                .long_values = "--user --group --supp-group --shell --whitelist-environment ",
+                .shell_string_option = 'c'},
+    WrapperRule{.name = "su",
+                .value_options = "ugGsw",
+                .long_values = "--user --group --supp-group --shell --whitelist-environment ",
+                .shell_string_option = 'c',
+                .rest = Rest::nothing},
+    WrapperRule{.name = "script",
+                .value_options = "EOIBTm",
+                .long_values = "--echo --log-out --log-in --log-io --log-timing --logging-format ",
+                .shell_string_option = 'c',
+                .operands = 1},
+    WrapperRule{.name = "watch",
+                .value_options = "nq",
+                .attached_only = "d",
+                .long_values = "--interval --equexit ",
+                .exec_option = 'x',
+                .rest = Rest::joined_line},
+    WrapperRule{.name = "strace", .value_options = "eopsuaIXPb"},
+    WrapperRule{.name = "ltrace", .value_options = "eopsuanAD"},
+    WrapperRule{
+        .name = "systemd-run",
+        .value_options = "pEM",
+        .long_values = "--unit --property --setenv --description --slice --machine "
+                       "--working-directory --uid --gid --nice ",
+    },
+    WrapperRule{.name = "busybox"},
+    WrapperRule{.name = "xargs",
+                .value_options = "nPILsdEaJRS",
+                .attached_only = "iel",
+                .long_values = "--arg-file --delimiter --max-args --max-procs --max-chars "
+                               "--process-slot-var --max-lines --eof --replace ",
+                .fed_by_input = true},
+    WrapperRule{.name = "parallel",
+                .value_options = "jSaI",
+                .long_values = "--sshlogin --slf --sshloginfile --arg-file --colsep --delay "
+                               "--timeout --jobs --joblog --results --tmpdir --workdir --env ",
+                .rest = Rest::parallel,
+                .fed_by_input = true},
+    WrapperRule{.name = "find", .rest = Rest::find_clauses},
+    WrapperRule{.name = "fd", .rest = Rest::fd_clauses},
+    WrapperRule{.name = "fdfind", .rest = Rest::fd_clauses},
+    WrapperRule{.name = "ssh",
+                .value_options = "piloOFJLRDbcEemQSWwBI",
+                .operands = 1,
+                .rest = Rest::joined_line},
+    WrapperRule{.name = "docker",
+                .subcommand = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --env-file --detach-keys ",
+                .operands = 1},
+    WrapperRule{.name = "podman",
+                .subcommand = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --env-file --detach-keys ",
+                .operands = 1},
+    WrapperRule{.name = "docker",
+                .subcommand = "compose",
+                .subcommand2 = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --index ",
+                .operands = 1},
+    WrapperRule{.name = "docker-compose",
+                .subcommand = "exec",
+                .value_options = "euw",
+                .long_values = "--env --user --workdir --index ",
+                .operands = 1},
+    WrapperRule{.name = "kubectl",
+                .subcommand = "exec",
+                .value_options = "cnf",
+                .long_values = "--container --namespace --filename --context --kubeconfig "
+                               "--pod-running-timeout ",
+                .operands = 1,
+                .after_dashdash = true},
+    WrapperRule{.name = "wsl",
+                .value_options = "du",
+                .long_values = "--distribution --user --cd --shell-type ",
+                .exec_option = 'e',
+                .rest = Rest::joined_line},
+    WrapperRule{.name = "npx",
+                .value_options = "p",
+                .long_values = "--package --call ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "pnpx",
+                .value_options = "p",
+                .long_values = "--package ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "npm",
+                .subcommand = "exec",
+                .value_options = "pw",
+                .long_values = "--package --workspace --call ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "uvx",
+                .value_options = "p",
+                .long_values = "--from --with --with-requirements --python --index --directory ",
+                .version_suffix = true},
+    WrapperRule{.name = "pipx",
+                .subcommand = "run",
+                .long_values = "--spec --python --index-url --pip-args ",
+                .version_suffix = true},
+    WrapperRule{.name = "conda",
+                .subcommand = "run",
+                .value_options = "np",
+                .long_values = "--name --prefix --cwd "},
+    WrapperRule{
+        .name = "pdm", .subcommand = "run", .value_options = "p", .long_values = "--project "},
+    WrapperRule{.name = "hatch", .subcommand = "run"},
+    WrapperRule{.name = "rye", .subcommand = "run"},
+    WrapperRule{
+        .name = "bunx", .value_options = "p", .long_values = "--package ", .version_suffix = true},
+    WrapperRule{.name = "pnpm",
+                .subcommand = "dlx",
+                .value_options = "p",
+                .long_values = "--package ",
+                .shell_string_option = 'c',
+                .version_suffix = true},
+    WrapperRule{.name = "pnpm",
+                .subcommand = "exec",
+                .value_options = "CF",
+                .long_values = "--dir --filter ",
+                .shell_string_option = 'c'},
+    WrapperRule{.name = "yarn",
+                .subcommand = "dlx",
+                .value_options = "p",
+                .long_values = "--package ",
+                .version_suffix = true},
+    WrapperRule{.name = "yarn", .subcommand = "exec"},
+    WrapperRule{
+        .name = "uv",
+        .subcommand = "run",
+        .value_options = "p",
+        .long_values = "--with --with-requirements --python --from --project --directory "
+                       "--env-file --extra --group --index --package --module ",
+    },
+    WrapperRule{.name = "poetry",
+                .subcommand = "run",
+                .value_options = "CP",
+                .long_values = "--directory --project "},
+    WrapperRule{.name = "pipenv", .subcommand = "run"},
+    WrapperRule{.name = "cmd", .rest = Rest::joined_line},
+    // `git submodule foreach [--recursive] STRING`: git runs STRING in each submodule (§7.2).
+    WrapperRule{.name = "git",
+                .subcommand = "submodule",
+                .subcommand2 = "foreach",
+                .rest = Rest::joined_line},
+};
+
+bool lists_long_option(std::string_view list, std::string_view option) {
+    std::size_t at = 0;
+    while ((at = list.find(option, at)) != std::string_view::npos) {
+        const std::size_t end = at + option.size();
+        if ((at == 0 || list[at - 1] == ' ') && end < list.size() && list[end] == ' ') return true;
+        at = end;
+    }
+    return false;
+}
+
+bool contains(std::string_view letters, char c) {
+    return c != 0 && letters.find(c) != std::string_view::npos;
+}
+
+// `/c`, `//c`, `/C`: cmd's "run this line".
+bool is_cmd_run_option(std::string_view w) {
+    std::size_t slashes = 0;
+    while (slashes < w.size() && w[slashes] == '/') ++slashes;
+    return slashes > 0 && w.size() == slashes + 1 && lower(w[slashes]) == 'c';
+}
+
+} // namespace
+
+Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size_t i,
+                                          std::size_t end, const WrapperRule& rule) {
+    WrapperReading out;
+    if (!rule.subcommand.empty()) ++i; // the subcommand word, already matched
+    if (!rule.subcommand2.empty()) ++i;
+    bool saw_user = false; // runuser -u USER: a command follows; else USER -c STRING
+    while (i < end) {
+        const std::string_view w = words[i].text;
+        if (w == "--") {
+            ++i;
+            if (rule.assignments == Assignments::always)
+                while (i < end && is_assignment(words[i].text)) ++i;
+            break;
+        }
+        if (w == "-" && rule.dash_is_option) {
+            ++i;
+            continue;
+        }
+        if (rule.name == "cmd" && w.starts_with("/")) {
+            ++i;
+            if (is_cmd_run_option(w)) break;
+            continue;
+        }
+        if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
+            const std::size_t eq = w.find('=');
+            const std::string_view option = w.substr(0, eq);
+            if (rule.split_string_option != 0 && option == "--split-string") {
+                if (eq != std::string_view::npos)
+                    out.split_string = w.substr(eq + 1);
+                else if (i + 1 < end)
+                    out.split_string = script_of(*simple_, words[++i]);
+            } else if (rule.shell_string_option != 0 && option == "--command") {
+                if (eq != std::string_view::npos) {
+                    out.split_string = w.substr(eq + 1);
+                    out.query = false;
+                } else if (i + 1 < end) {
+                    out.shell_string = ++i;
+                }
+            } else if (rule.exec_option != 0 && option == "--exec") {
+                out.exec = true;
+            } else if (eq == std::string_view::npos &&
+                       lists_long_option(rule.long_values, option)) {
+                ++i;
+            }
+            if (option == "--user") saw_user = true;
+            ++i;
+            continue;
+        }
+        if (w.size() > 1 && w[0] == '-') {
+            bool consumed_next = false;
+            for (std::size_t k = 1; k < w.size(); ++k) {
+                const char letter = w[k];
+                if (letter == 'u') saw_user = true;
+                if (contains(rule.query_options, letter)) out.query = true;
+                if (letter == rule.exec_option) out.exec = true;
+                const bool shell_string = letter == rule.shell_string_option;
+                const bool split = letter == rule.split_string_option;
+                if (shell_string || split || contains(rule.value_options, letter)) {
+                    if (k + 1 < w.size()) {
+                        if (shell_string || split) out.split_string = w.substr(k + 1);
+                    } else if (i + 1 < end) {
+                        if (shell_string) out.shell_string = i + 1;
+                        if (split) out.split_string = script_of(*simple_, words[i + 1]);
+                        consumed_next = true;
+                    }
+                    break;
+                }
+                if (contains(rule.attached_only, letter)) break;
+            }
+            if (out.split_string && rule.split_string_option == 0) {
+                // `-cSTRING`: a shell string given attached.
+                out.command = end;
+                return out;
+            }
+            i += consumed_next ? 2 : 1;
+            continue;
+        }
+        if (rule.assignments != Assignments::none && is_assignment(w)) {
+            ++i;
+            continue;
+        }
+        break;
+    }
+    if (!out.query && !out.shell_string && !out.split_string) {
+        for (unsigned k = 0; k < rule.operands && i < end; ++k) ++i;
+        // `kubectl exec POD -c app -- cmd`, `docker exec C -- cmd`.
+        if (rule.after_dashdash)
+            for (std::size_t k = i; k < end; ++k)
+                if (words[k].text == "--") {
+                    i = k;
+                    break;
+                }
+        if (rule.operands > 0 && i < end && words[i].text == "--") ++i;
+        // `flock FILE -c STRING`, `script FILE -c …` after the operand.
+        if (rule.shell_string_option != 0 && i + 1 < end && words[i].text.size() == 2 &&
+            words[i].text[0] == '-' && words[i].text[1] == rule.shell_string_option)
+            out.shell_string = i + 1;
+    }
+    // runuser [-l] USER -c STRING reads as su does; `runuser -u USER cmd` runs cmd.
+    const bool su_like = rule.rest == Rest::nothing || (rule.name == "runuser" && !saw_user);
+    if (su_like && !out.shell_string && !out.split_string) {
+        out.nothing = true;
+        // su USER -c STRING: the option may follow the user.
+        for (std::size_t k = i; k + 1 < end; ++k)
+            if (words[k].text == "-c" || words[k].text == "--command") {
+                out.shell_string = k + 1;
+                break;
+            }
+    }
+    out.command = i;
+    return out;
+}
+
+const WrapperRule* Lexer::wrapper_for(std::string_view name, std::span<const Word> words,
+                                      std::size_t i, std::size_t end) const {
+    if (name.empty()) return nullptr;
+    for (const WrapperRule& rule : wrapper_rules) {
+        if (rule.name[0] != name[0] || rule.name != name) continue;
+        if (rule.subcommand.empty()) return &rule;
+        if (i + 1 < end && words[i + 1].text == rule.subcommand &&
+            (rule.subcommand2.empty() || (i + 2 < end && words[i + 2].text == rule.subcommand2)))
+            return &rule;
+    }
+    return nullptr;
+}
+
+} // namespace viber::shell::detail

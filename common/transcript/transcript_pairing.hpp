@@ -1,0 +1,185 @@
+// transcript_pairing.hpp: the transcript scanner's pairing bookkeeping (docs/plan-gate.md,
+// "Pairing"): which dispatch and verdict lines are worth keeping for the caller's pairing.
+// Included by the transcript's sources only.
+#pragma once
+
+#include "common/transcript/transcript.hpp"
+#include "common/transcript/transcript_lines.hpp"
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace viber::transcript::internal {
+
+// ---------------------------------------------------------------------------------------------
+// Pairing bookkeeping: which verdict lines are worth keeping (docs/plan-gate.md, "Pairing")
+//
+// The caller pairs; the scanner only keeps what pairing can use, so memory and work stay linear
+// however many agents a session ran. A dispatch is kept when its agent is one the caller pairs.
+// A verdict line is kept only when it can close a kept dispatch under that dispatch's rule: it
+// names (by a `toolu_` token, looked up in a hash index) a dispatch that is still closable, or it
+// follows an id-less dispatch it may close. Each kept line closes at least one dispatch or
+// consumes one id-less dispatch, so the kept lines never outnumber twice the kept dispatches.
+class Pairing {
+public:
+    explicit Pairing(std::span<const PairedAgent> agents)
+        : agents_(agents), latest_(agents.size(), none), waiting_(agents.size(), false) {}
+
+    // The paired agent named by a subagent_type, or nullptr.
+    const PairedAgent* agent(std::string_view subagent_type) const {
+        const std::string_view bare = agent_of(subagent_type);
+        for (const PairedAgent& candidate : agents_)
+            if (candidate.name == bare) return &candidate;
+        return nullptr;
+    }
+
+    // True when the raw line holds the name of a paired agent: a dispatch line without one
+    // cannot be a kept dispatch (the name is plain ASCII, never escaped).
+    bool mentions_agent(std::string_view raw, bool members_only = false) const {
+        for (const PairedAgent& candidate : agents_) {
+            if (members_only && candidate.rule != PairRule::review_set) continue;
+            if (raw.find(candidate.name) != std::string_view::npos) return true;
+        }
+        return false;
+    }
+
+    void restart() { *this = Pairing(agents_); }
+
+    // A kept dispatch, appended to `dispatches` by the caller at index `index`.
+    void dispatched(const PairedAgent& agent, std::size_t index, const std::string& id) {
+        const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
+        closable_.push_back(!id.empty());
+        rule_.push_back(agent.rule);
+        slot_.push_back(slot);
+        failed_.push_back(false);
+        same_id_before_.push_back(none);
+        replaced_.push_back({none, false, false});
+        if (!id.empty()) {
+            auto [it, fresh] = by_id_.try_emplace(id, index);
+            if (!fresh) same_id_before_.back() = std::exchange(it->second, index);
+        }
+        if (agent.rule == PairRule::single_reviewer) {
+            // A dispatch replaces the open one of its agent, which can then never close (unless
+            // this one fails: failed()).
+            replaced_.back() = {latest_[slot], latest_[slot] != none && closable_[latest_[slot]],
+                                waiting_[slot]};
+            if (latest_[slot] != none) closable_[latest_[slot]] = false;
+            latest_[slot] = index;
+            waiting_[slot] = id.empty();
+        } else if (id.empty()) {
+            ++id_less_members_;
+        }
+    }
+
+    // Kept dispatch `index` failed (its own tool_result is an error): it is no dispatch, so it
+    // closes nothing, and a single reviewer's dispatch it replaced is open again as it was.
+    void failed(std::size_t index) {
+        closable_[index] = false;
+        failed_[index] = true;
+        if (rule_[index] != PairRule::single_reviewer) return;
+        const std::size_t slot = slot_[index];
+        if (latest_[slot] != index) return;
+        const Replaced& before = replaced_[index];
+        latest_[slot] = before.index;
+        if (before.index != none) closable_[before.index] = before.closable;
+        waiting_[slot] = before.waiting;
+    }
+
+    // The kept dispatches a raw line names, sorted, into `named`; true when the line may close one
+    // of them, or an id-less dispatch, so that it is worth parsing.
+    bool may_close(std::string_view raw, std::vector<std::size_t>& named) const {
+        named.clear();
+        if (closable_.empty()) return false;
+        names(raw, named);
+        if (id_less_members_ > 0 ||
+            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
+            return true;
+        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
+    }
+
+    // The kept dispatches a raw line names by a `toolu_` token, sorted, into `named`.
+    void names(std::string_view raw, std::vector<std::size_t>& named) const {
+        named.clear();
+        for_each_toolu_token(raw, [&](std::string_view token) {
+            const auto it = by_id_.find(token);
+            if (it == by_id_.end()) return;
+            // Ids repeat only in hand-made transcripts; a few repeats are followed, no more.
+            std::size_t index = it->second;
+            for (int repeat = 0; index != none && repeat < 8;
+                 ++repeat, index = same_id_before_[index])
+                named.push_back(index);
+        });
+        std::sort(named.begin(), named.end());
+        named.erase(std::unique(named.begin(), named.end()), named.end());
+    }
+
+    // A verdict line naming `named`: closes what it closes; false when it closes nothing, so the
+    // line need not be kept.
+    bool verdict(const std::vector<std::size_t>& named) {
+        bool keep = false;
+        bool names_member = false;
+        std::size_t earliest_member = none;
+        for (const std::size_t i : named) {
+            // A failed dispatch is no dispatch: a line naming only it names no member.
+            if (rule_[i] != PairRule::review_set || failed_[i]) continue;
+            names_member = true;
+            if (closable_[i] && earliest_member == none) earliest_member = i; // `named` is sorted
+        }
+        if (earliest_member != none) {
+            closable_[earliest_member] = false;
+            keep = true;
+        }
+        for (std::size_t slot = 0; slot < latest_.size(); ++slot) {
+            const std::size_t open = latest_[slot];
+            if (open != none && closable_[open] &&
+                std::binary_search(named.begin(), named.end(), open)) {
+                closable_[open] = false;
+                keep = true;
+            }
+            // The verdict line after an id-less dispatch closes it, whatever it names.
+            if (waiting_[slot]) {
+                waiting_[slot] = false;
+                keep = true;
+            }
+        }
+        if (!names_member && id_less_members_ > 0) {
+            --id_less_members_;
+            keep = true;
+        }
+        return keep;
+    }
+
+private:
+    static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::span<const PairedAgent> agents_;
+    std::vector<std::size_t> latest_; // per single-reviewer agent: its latest dispatch
+    std::vector<bool> waiting_;       // ... which has no id and no verdict line after it yet
+    std::size_t id_less_members_ = 0; // id-less review-set dispatches not yet consumed
+    std::vector<bool> closable_;      // per kept dispatch: has an id and may still close
+    std::vector<PairRule> rule_;      // per kept dispatch
+    std::vector<std::size_t> slot_;   // per kept dispatch: its agent's index
+    std::vector<bool> failed_;        // per kept dispatch: its own tool_result was an error
+    // Per kept dispatch: the single reviewer's dispatch it replaced, as it was then.
+    struct Replaced {
+        std::size_t index;
+        bool closable;
+        bool waiting;
+    };
+    std::vector<Replaced> replaced_;
+    std::vector<std::size_t> same_id_before_; // per kept dispatch: the previous one with its id
+    // id -> the latest kept dispatch with it; looked up by the line's string_view tokens.
+    struct IdHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view id) const {
+            return std::hash<std::string_view>{}(id);
+        }
+    };
+    std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> by_id_;
+};
+
+} // namespace viber::transcript::internal

@@ -1,0 +1,126 @@
+// shell_lexer_expansion_limits_test.cpp: what the command model reads of the values a command
+// gives its variables and aliases when it gives many: every name is kept, however many there are,
+// and an expansion left unread once the expansion budget is spent sets `reached_expansion_cap`, so
+// no padding hides a later `y=pkill; $y node` unseen.
+#define BOOST_TEST_MODULE shell_lexer_expansion_limits
+#include "common/shell/shell_lexer.hpp"
+#include "support/text.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <string>
+#include <string_view>
+
+using viber::shell::Command;
+using viber::shell::CommandSink;
+using viber::shell::read_commands;
+using viber::shell::Summary;
+
+namespace {
+
+using viber::testing::repeat;
+
+// What a reading found: how many commands had each name of interest, and its summary. Counted,
+// not collected: the padded commands below run to six hundred thousand commands.
+struct Reading {
+    std::size_t pkill = 0;
+    std::size_t ls = 0;
+    std::size_t npm = 0;
+    Summary summary;
+};
+
+Reading read(const std::string& command) {
+    struct Counter final : CommandSink {
+        Reading& out;
+        explicit Counter(Reading& r) : out(r) {}
+        void command(const Command& c) override {
+            if (c.is("pkill")) ++out.pkill;
+            if (c.is("ls")) ++out.ls;
+            if (c.is("npm")) ++out.npm;
+        }
+    };
+    Reading reading;
+    Counter counter(reading);
+    reading.summary = read_commands(command, counter);
+    return reading;
+}
+
+// `a0=1; a1=1; …`: `count` variables, each given a literal.
+std::string assignments(std::size_t count) {
+    std::string out;
+    for (std::size_t i = 0; i < count; ++i) out += "a" + std::to_string(i) + "=1; ";
+    return out;
+}
+
+std::string aliases(std::size_t count) {
+    std::string out = "alias";
+    for (std::size_t i = 0; i < count; ++i) out += " a" + std::to_string(i) + "=x";
+    return out + "; ";
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(five_thousand_assignments_hide_no_later_literal) {
+    const Reading hostile = read(assignments(5000) + "y=pkill; $y node");
+    BOOST_TEST(hostile.pkill == 1u);
+    BOOST_TEST(!hostile.summary.reached_expansion_cap);
+    // The same padding before a harmless value: that value is read, and nothing else is found.
+    const Reading harmless = read(assignments(5000) + "y=ls; $y node");
+    BOOST_TEST(harmless.ls == 1u);
+    BOOST_TEST(harmless.pkill == 0u);
+    BOOST_TEST(!harmless.summary.reached_expansion_cap);
+}
+
+BOOST_AUTO_TEST_CASE(five_thousand_aliases_hide_no_later_alias) {
+    const Reading hostile = read(aliases(5000) + "alias p=pkill; p node");
+    BOOST_TEST(hostile.pkill == 1u);
+    const Reading harmless = read(aliases(5000) + "alias p=ls; p node");
+    BOOST_TEST(harmless.ls == 1u);
+    BOOST_TEST(harmless.pkill == 0u);
+    BOOST_TEST(!harmless.summary.reached_expansion_cap);
+}
+
+BOOST_AUTO_TEST_CASE(three_hundred_thousand_uses_of_x_in_one_command_reach_the_cap) {
+    // Each `$x` is read with every word after it, then again without it: past the budget, the
+    // later `$y` is not read, and the summary says so.
+    const std::string padding = "x=1; " + repeat("$x ", 300000) + "; ";
+    const Reading hostile = read(padding + "y=pkill; $y node");
+    BOOST_TEST(hostile.summary.reached_expansion_cap);
+    BOOST_TEST(hostile.pkill == 0u);
+    BOOST_TEST(read(padding + "c='pkill node'; eval \"$c\"").summary.reached_expansion_cap);
+}
+
+BOOST_AUTO_TEST_CASE(three_hundred_thousand_commands_of_x_stay_within_the_budget) {
+    // Each `$x;` adds one byte: the budget holds, and what follows is read.
+    const std::string padding = "x=1; " + repeat("$x; ", 300000);
+    const Reading hostile = read(padding + "y=pkill; $y node");
+    BOOST_TEST(hostile.pkill == 1u);
+    BOOST_TEST(!hostile.summary.reached_expansion_cap);
+    const Reading harmless = read(padding + "y=ls; $y node");
+    BOOST_TEST(harmless.ls == 1u);
+    BOOST_TEST(harmless.pkill == 0u);
+    BOOST_TEST(!harmless.summary.reached_expansion_cap);
+}
+
+BOOST_AUTO_TEST_CASE(an_alias_used_three_hundred_thousand_times_reaches_the_cap) {
+    // Seven bytes for each three-byte use: past the budget, `p` is not read as pkill.
+    const Reading hostile =
+        read("alias k='echo hi'; alias p=pkill; " + repeat("k; ", 300000) + "p node");
+    BOOST_TEST(hostile.summary.reached_expansion_cap);
+    BOOST_TEST(hostile.pkill == 0u);
+    // Two bytes for each use stay within it: `p` is read, as pkill or as ls.
+    const std::string padding = "alias k=ls; " + repeat("k; ", 300000);
+    const Reading found = read(padding + "alias p=pkill; p node");
+    BOOST_TEST(found.pkill == 1u);
+    BOOST_TEST(!found.summary.reached_expansion_cap);
+    const Reading harmless = read(padding + "alias p=ls; p node");
+    BOOST_TEST(harmless.pkill == 0u);
+    BOOST_TEST(harmless.ls == 300001u);
+    BOOST_TEST(!harmless.summary.reached_expansion_cap);
+}
+
+BOOST_AUTO_TEST_CASE(a_short_command_that_runs_one_value_a_few_times_stays_within_the_budget) {
+    // Three uses of thirteen bytes are more than the command's 37: the 64 KiB allowance holds them.
+    const Reading reading = read("cmd='npm run build'; $cmd; $cmd; $cmd");
+    BOOST_TEST(reading.npm == 3u);
+    BOOST_TEST(!reading.summary.reached_expansion_cap);
+}

@@ -1,0 +1,106 @@
+// shell_lexer_spelled_test.cpp: SPEC §7.3's readings of text a command spells out, in the command
+// model (common/shell_arithmetic.cpp, shell_powershell.cpp, shell_printf.cpp, shell_terminals.cpp,
+// and the literal words and eval of shell_commands.cpp): what each reads, and its look-alike.
+#define BOOST_TEST_MODULE shell_lexer_spelled
+#include "common/shell/shell_lexer.hpp"
+
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using viber::shell::analyze;
+using viber::shell::arithmetic_word_value;
+using viber::shell::constant_arithmetic;
+using viber::shell::decode_base64_utf16le;
+using viber::shell::powershell_command_text;
+using viber::shell::Word;
+
+namespace {
+
+// The command lines the model finds in `command`: each command's name and arguments joined.
+std::vector<std::string> lines_of(std::string_view command) {
+    std::vector<std::string> out;
+    for (const auto& inv : analyze(command).invocations) {
+        std::string line = inv.name;
+        for (const auto& a : inv.args) line += " " + a.text;
+        out.push_back(line);
+    }
+    return out;
+}
+
+bool runs(std::string_view command, std::string_view line) {
+    const std::vector<std::string> lines = lines_of(command);
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+std::vector<Word> words(std::initializer_list<std::string_view> texts) {
+    std::vector<Word> out;
+    for (const std::string_view t : texts) out.push_back(Word{.text = t});
+    return out;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(constant_arithmetic_has_a_value) {
+    BOOST_TEST(constant_arithmetic("1-2").value_or(99) == -1);
+    BOOST_TEST(constant_arithmetic(" (3 - 4) * 1 ").value_or(99) == -1);
+    BOOST_TEST(constant_arithmetic("2%2").value_or(99) == 0);
+    BOOST_TEST(constant_arithmetic("-(0)").value_or(99) == 0);
+    BOOST_TEST(arithmetic_word_value("$[1-2]").value_or(99) == -1);
+    BOOST_TEST(arithmetic_word_value("$((0))").value_or(99) == 0);
+    BOOST_TEST(!constant_arithmetic("p-1").has_value());
+    BOOST_TEST(!constant_arithmetic("--p").has_value());
+    BOOST_TEST(!constant_arithmetic("1/0").has_value());
+    BOOST_TEST(!constant_arithmetic("9223372036854775807*2").has_value());
+    BOOST_TEST(!constant_arithmetic(std::string(10000, '(') + "1" + std::string(10000, ')'))
+                    .has_value()); // nesting past the cap is unknown, and the stack is safe
+}
+
+BOOST_AUTO_TEST_CASE(powershell_command_text_joins_or_decodes) {
+    BOOST_TEST(powershell_command_text(words({"-NoProfile", "-c", "rm", "dist", "-r"}), false)
+                   .value_or("") == "rm dist -r");
+    BOOST_TEST(powershell_command_text(words({"-Comm", "Stop-Process", "-n", "node"}), false)
+                   .value_or("") == "Stop-Process -n node");
+    // "echo 1" in UTF-16LE, base64.
+    BOOST_TEST(powershell_command_text(words({"-e", "ZQBjAGgAbwAgADEA"}), false).value_or("") ==
+               "echo 1");
+    BOOST_TEST(powershell_command_text(words({"-enc", "ZQBjAGgAbwAgADEA"}), false).value_or("") ==
+               "echo 1");
+    BOOST_TEST(powershell_command_text(words({"Stop-Process", "-Name", "x"}), true).value_or("") ==
+               "Stop-Process -Name x");
+    BOOST_TEST(!powershell_command_text(words({"-File", "x.ps1", "-c"}), false).has_value());
+    BOOST_TEST(!powershell_command_text(words({"x.ps1"}), false).has_value());
+    BOOST_TEST(decode_base64_utf16le("ZQBjAGgAbwAgADEA") == "echo 1");
+}
+
+BOOST_AUTO_TEST_CASE(printf_text_is_read_where_a_shell_reads_it) {
+    BOOST_TEST(runs("printf 'pk%sll node\\n' i | sh", "pkill node"));
+    BOOST_TEST(runs("printf '%b' 'pkill\\x20node' | bash", "pkill node"));
+    BOOST_TEST(runs("printf '%s\\n' 'echo a' 'pkill x' | sh", "pkill x")); // the format reused
+    BOOST_TEST(runs("bash <(printf 'pkill %s' node)", "pkill node"));
+    BOOST_TEST(runs("echo -e 'pkill\\x20node' | sh", "pkill node"));
+    BOOST_TEST(!runs("printf %s 'pkill node'", "pkill node"));
+}
+
+BOOST_AUTO_TEST_CASE(literal_words_backquotes_and_eval) {
+    BOOST_TEST(runs("`echo killall` node", "killall node"));
+    BOOST_TEST(runs("x=pkill; \"$x\" -f vite", "pkill -f vite"));
+    BOOST_TEST(runs("X=; p${X}kill node", "pkill node"));
+    BOOST_TEST(runs("c=$(echo pkill); $c node", "pkill node"));
+    BOOST_TEST(runs("c='c='\\''kill -9 -1'\\''; eval \"$c\"'; eval \"$c\"", "kill -9 -1"));
+    BOOST_TEST(runs("eval \"$(echo pkill) node\"", "pkill node"));
+    BOOST_TEST(!runs("p${X}kill node", "pkill node"));
+    BOOST_TEST(!runs("eval \"echo pkill\"", "pkill"));
+}
+
+BOOST_AUTO_TEST_CASE(tmux_and_screen_run_their_strings_and_typed_lines) {
+    BOOST_TEST(runs("tmux new-session -d -s dev 'pkill node'", "pkill node"));
+    BOOST_TEST(runs("tmux send-keys -t dev 'pkill node' Enter", "pkill node"));
+    BOOST_TEST(runs("tmux send-keys pkill Space node C-m", "pkill node"));
+    BOOST_TEST(runs("screen -S dev -X stuff 'pkill node^M'", "pkill node"));
+    BOOST_TEST(!runs("tmux send-keys 'pkill node'", "pkill node"));
+    BOOST_TEST(!runs("screen -X stuff 'pkill node'", "pkill node"));
+}
