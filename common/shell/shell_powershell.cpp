@@ -3,6 +3,7 @@
 // `-EncodedCommand`.
 #include "common/shell/shell_lexer.hpp"
 #include "common/text/ascii.hpp"
+#include "common/text/utf8.hpp"
 
 #include <cstdint>
 
@@ -51,24 +52,6 @@ int base64_value(char c) {
     return -1;
 }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
 } // namespace
 
 std::string decode_base64_utf16le(std::string_view text) {
@@ -101,7 +84,7 @@ std::string decode_base64_utf16le(std::string_view text) {
                 i += 2;
             }
         }
-        append_utf8(out, unit);
+        utf8::append(out, unit);
     }
     return out;
 }

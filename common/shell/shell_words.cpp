@@ -1,6 +1,7 @@
 // shell_words.cpp: the shell lexer's words: quote removal, escapes, expansions and the
 // substitutions inside a word (docs/command-model.md, "Words").
 #include "common/shell/shell_lexer_internal.hpp"
+#include "common/text/utf8.hpp"
 
 namespace viber::shell::detail {
 
@@ -28,24 +29,6 @@ int hex_value(char c) {
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | ((cp >> 18) & 0x07));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 } // namespace
@@ -395,7 +378,7 @@ void Lexer::ansi_c_quoted(WordBuilder& word) {
             } else if (e == 'x') {
                 text += static_cast<char>(value);
             } else {
-                append_utf8(text, value);
+                utf8::append(text, value);
             }
             break;
         }

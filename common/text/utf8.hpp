@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,10 @@ std::size_t code_points(std::string_view text) noexcept;
 
 // `text` with each byte that belongs to no valid sequence replaced by U+FFFD.
 std::string repaired(std::string_view text);
+
+// Appends code point `cp` to `out` in UTF-8 (one to four bytes; past U+10FFFF the four-byte form
+// of its low 21 bits, as bash writes $'\U…').
+void append(std::string& out, std::uint32_t cp);
 
 // The byte offset just past the first `count` code points of `text` (its size when it holds
 // fewer): a cut there never splits a character.

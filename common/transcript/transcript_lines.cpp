@@ -157,20 +157,17 @@ Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const json::ob
     return dispatch;
 }
 
+bool is_error_result(const json::object& element) {
+    const auto* is_error = element.if_contains("is_error");
+    return string_field(element, "type") == "tool_result" && is_error != nullptr &&
+           is_error->is_bool() && is_error->get_bool();
+}
+
 bool holds_tool_error(const json::object& record) {
-    const json::object* message = object_field(record, "message");
-    if (message == nullptr) return false;
-    const auto* content = message->if_contains("content");
-    if (content == nullptr || !content->is_array()) return false;
-    for (const auto& element : content->get_array()) {
-        if (!element.is_object()) continue;
-        const json::object& result = element.get_object();
-        const auto* is_error = result.if_contains("is_error");
-        if (string_field(result, "type") == "tool_result" && is_error != nullptr &&
-            is_error->is_bool() && is_error->get_bool())
-            return true;
-    }
-    return false;
+    bool found = false;
+    for_each_content_object(
+        record, [&](const json::object& element) { found |= is_error_result(element); });
+    return found;
 }
 
 std::string first_line_of(const json::value& content) {

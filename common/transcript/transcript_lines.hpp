@@ -75,46 +75,46 @@ const boost::json::object* parse_record(std::string_view bytes,
 // The subagent_type of a tool_use named Agent or Task, when it has one.
 std::optional<std::string_view> dispatch_type(const boost::json::object& use);
 
-// Calls visit(use, input, subagent_type) for each dispatch on the line (any agent's) in order.
-template <class Visit> void for_each_dispatch(const boost::json::object& record, Visit visit) {
+// Calls visit(element) for each object in the line's message.content array, in order.
+template <class Visit>
+void for_each_content_object(const boost::json::object& record, Visit visit) {
     const boost::json::object* message = object_field(record, "message");
     if (message == nullptr) return;
     const auto* content = message->if_contains("content");
     if (content == nullptr || !content->is_array()) return;
-    for (const auto& element : content->get_array()) {
-        if (!element.is_object()) continue;
-        const boost::json::object& use = element.get_object();
-        if (string_field(use, "type") != "tool_use") continue;
-        if (const auto type = dispatch_type(use)) visit(use, *object_field(use, "input"), *type);
-    }
+    for (const auto& element : content->get_array())
+        if (element.is_object()) visit(element.get_object());
 }
 
-// True when the line holds a tool_result that is an error (`"is_error":true`).
+// Calls visit(use, input, subagent_type) for each dispatch on the line (any agent's) in order.
+template <class Visit> void for_each_dispatch(const boost::json::object& record, Visit visit) {
+    for_each_content_object(record, [&](const boost::json::object& use) {
+        if (string_field(use, "type") != "tool_use") return;
+        if (const auto type = dispatch_type(use)) visit(use, *object_field(use, "input"), *type);
+    });
+}
+
+// True when `element` is a tool_result that is an error (`"is_error":true`).
+bool is_error_result(const boost::json::object& element);
+
+// True when the line holds a tool_result that is an error.
 bool holds_tool_error(const boost::json::object& record);
 
 // The first line of a tool_result's content (a string, or the text of its first text block),
 // at most 300 bytes of it (cut at a UTF-8 character boundary).
 std::string first_line_of(const boost::json::value& content);
 
-// Calls visit(id, content) for each tool_result on the line that is an error
-// (`"is_error":true`) and answers a `toolu_` id, in order.
+// Calls visit(id, content) for each tool_result on the line that is an error and answers a
+// `toolu_` id, in order.
 template <class Visit> void for_each_tool_error(const boost::json::object& record, Visit visit) {
-    const boost::json::object* message = object_field(record, "message");
-    if (message == nullptr) return;
-    const auto* content = message->if_contains("content");
-    if (content == nullptr || !content->is_array()) return;
-    for (const auto& element : content->get_array()) {
-        if (!element.is_object()) continue;
-        const boost::json::object& result = element.get_object();
-        if (string_field(result, "type") != "tool_result") continue;
-        const auto* is_error = result.if_contains("is_error");
-        if (is_error == nullptr || !is_error->is_bool() || !is_error->get_bool()) continue;
+    for_each_content_object(record, [&](const boost::json::object& result) {
+        if (!is_error_result(result)) return;
         const auto id = string_field(result, "tool_use_id");
-        if (!id || !starts_with(*id, "toolu_")) continue;
+        if (!id || !starts_with(*id, "toolu_")) return;
         static const boost::json::value no_content;
         const auto* text = result.if_contains("content");
         visit(*id, text != nullptr ? *text : no_content);
-    }
+    });
 }
 
 // A dispatch of `agent` on line `line`, with its `toolu_` id when it has one.
