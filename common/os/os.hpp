@@ -78,8 +78,9 @@ bool is_terminal(Stream stream);
 // (idle: no byte for that long; total: counted from the call) or the read failed.
 std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits);
 
-// Puts stdin and stdout in binary mode (Windows: no CRLF translation; the hooks print JSON lines
-// ending in `\n` only) and stops a vanished reader from killing the process (SIGPIPE on POSIX).
+// Puts stdin, stdout and stderr in binary mode (Windows: no CRLF translation; the hooks print
+// JSON lines and one-line errors ending in `\n` only) and stops a vanished reader from killing the
+// process (SIGPIPE on POSIX).
 void prepare_standard_streams();
 
 // Writes all of `bytes` to stdout; false when the write failed.

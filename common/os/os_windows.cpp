@@ -97,9 +97,11 @@ bool is_terminal(Stream stream) {
 }
 
 void prepare_standard_streams() {
-    // The C runtime would turn "\n" into "\r\n" on the way out and eat "\r" on the way in.
+    // The C runtime would turn "\n" into "\r\n" on the way out and eat "\r" on the way in. The
+    // one-line usage errors and log notes on stderr end in "\n" as on every other platform.
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
 }
 
 namespace {
