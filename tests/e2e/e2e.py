@@ -408,6 +408,20 @@ def check_planner_enter(checks, session, hints):
                  len(exits) == 1 and exits[0][2] is False and len(asked) == 1, "%r; %d approvals" % (exits, len(asked)))
 
 
+def plain_script(state, steps):
+    """The main conversation plays `steps` (the plan file's path taken from the first request that
+    names it, into state["plan"]); plain-plan-review answers as review_reply does."""
+    def script(conversation, step, request):
+        if conversation == "main":
+            state["plan"] = state.get("plan") or plan_path(request)
+            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
+        if conversation == "plain-plan-review":
+            return review_reply(request)
+        return None
+
+    return script
+
+
 def plain_session(root, tree, cli):
     """Plan mode, no planner, the plain-plan switch on: denied, reviewed, allowed."""
     state = {}
@@ -420,13 +434,7 @@ def plain_session(root, tree, cli):
         lambda r: ("text", "Done."),
     ]
 
-    def script(conversation, step, request):
-        if conversation == "main":
-            state["plan"] = state.get("plan") or plan_path(request)
-            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
-        if conversation == "plain-plan-review":
-            return review_reply(request)
-        return None
+    script = plain_script(state, steps)
 
     first = "Plan a greeting for the README."
     session = Session("plain-plan", root, tree, script,
@@ -473,13 +481,7 @@ def refused_review_session(root, tree, cli):
         lambda r: ("text", "The review could not run."),
     ]
 
-    def script(conversation, step, request):
-        if conversation == "main":
-            state["plan"] = state.get("plan") or plan_path(request)
-            return [steps[step](request)] if step < len(steps) else [("text", "Done.")]
-        if conversation == "plain-plan-review":
-            return review_reply(request)
-        return None
+    script = plain_script(state, steps)
 
     session = Session("refused-review", root, tree, script, ["Plan a greeting for the README."], mode="stdio",
                       permission_mode="plan", tag="R", claude=cli.path)
