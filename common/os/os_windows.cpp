@@ -12,7 +12,6 @@
 #include <io.h>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <utility>
 #include <windows.h>
 
@@ -116,42 +115,58 @@ struct StdinBuffer {
     bool failed = false;
 };
 
+struct StdinReader {
+    std::shared_ptr<StdinBuffer> shared;
+    HANDLE stream;
+    std::size_t cap;
+};
+
+DWORD WINAPI read_stdin_thread(LPVOID parameter) {
+    const std::unique_ptr<StdinReader> reader(static_cast<StdinReader*>(parameter));
+    StdinBuffer& shared = *reader->shared;
+    std::string chunk(64 * 1024, '\0');
+    for (;;) {
+        DWORD got = 0;
+        const BOOL ok = ::ReadFile(reader->stream, chunk.data(), static_cast<DWORD>(chunk.size()),
+                                   &got, nullptr);
+        // Taken before the lock: taking a contended mutex calls Win32 and resets it.
+        const DWORD error = ok ? ERROR_SUCCESS : ::GetLastError();
+        std::lock_guard guard(shared.lock);
+        if (!ok) {
+            // A closed pipe is the end of the input, not a failure (which of these errors says so
+            // depends on when the writer closed; wine gives each of them).
+            if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF ||
+                error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
+                shared.ended = true;
+            else
+                shared.failed = true;
+        } else if (got == 0) {
+            shared.ended = true;
+        } else {
+            shared.bytes.append(chunk.data(), got);
+            if (shared.bytes.size() > reader->cap) shared.failed = true;
+        }
+        shared.changed.notify_one();
+        if (shared.ended || shared.failed) return 0;
+    }
+}
+
 } // namespace
 
 std::optional<std::string> read_stream(Stream stream, const StdinLimits& limits) {
     if (stream == nullptr || stream == INVALID_HANDLE_VALUE) return std::nullopt;
     // ReadFile on an anonymous pipe or a console cannot time out, so a thread does the reading
     // and this one keeps the clock. A reader left blocked past a bound dies with the process.
+    // The thread is a Win32 one whose handle is closed here, once: a detached std::thread
+    // (winpthreads) was seen closing a handle value it no longer owned when it ended, which
+    // another thread had been given meanwhile (payload_test under wine: a later join failed
+    // with "No such process").
     auto shared = std::make_shared<StdinBuffer>();
-    const std::size_t cap = limits.max_bytes;
-    std::thread reader([shared, stream, cap] {
-        std::string chunk(64 * 1024, '\0');
-        for (;;) {
-            DWORD got = 0;
-            const BOOL ok =
-                ::ReadFile(stream, chunk.data(), static_cast<DWORD>(chunk.size()), &got, nullptr);
-            // Taken before the lock: taking a contended mutex calls Win32 and resets it.
-            const DWORD error = ok ? ERROR_SUCCESS : ::GetLastError();
-            std::lock_guard guard(shared->lock);
-            if (!ok) {
-                // A closed pipe is the end of the input, not a failure (which of these errors
-                // says so depends on when the writer closed; wine gives each of them).
-                if (error == ERROR_BROKEN_PIPE || error == ERROR_HANDLE_EOF ||
-                    error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
-                    shared->ended = true;
-                else
-                    shared->failed = true;
-            } else if (got == 0) {
-                shared->ended = true;
-            } else {
-                shared->bytes.append(chunk.data(), got);
-                if (shared->bytes.size() > cap) shared->failed = true;
-            }
-            shared->changed.notify_one();
-            if (shared->ended || shared->failed) return;
-        }
-    });
-    reader.detach();
+    auto reader = std::make_unique<StdinReader>(StdinReader{shared, stream, limits.max_bytes});
+    const HANDLE thread = ::CreateThread(nullptr, 0, &read_stdin_thread, reader.get(), 0, nullptr);
+    if (thread == nullptr) return std::nullopt; // no reader, no payload: the hook fails open
+    reader.release();                           // the thread owns it now
+    ::CloseHandle(thread);
 
     const auto total_deadline = Clock::now() + limits.total;
     std::unique_lock guard(shared->lock);
