@@ -1,6 +1,6 @@
 // shell_lexer_internal.hpp: the shell lexer's own parts, shared by the files that implement it:
 // the byte classes, the reading's shared state, the wrapper rule's fields, the simple command being
-// built and the Lexer class (its members are defined in shell_grammar.cpp, shell_words.cpp,
+// built and the Lexer class (its members are defined in shell_grammar.cpp, shell_lookahead.cpp,
 // shell_commands.cpp and shell_wrappers.cpp). Not for the guards: they use shell_lexer.hpp.
 #pragma once
 
@@ -187,7 +187,7 @@ std::optional<std::string> printf_output(std::string_view format,
 // A word past the 65,534th with its own script text in one simple command reads again as this.
 constexpr std::uint16_t lost_script = 0xFFFF;
 
-// Builds one word (shell_words.cpp).
+// Builds one word (shell_grammar.cpp).
 class WordBuilder;
 
 // Lexes one buffer: the command, a backtick body, a string read again. `$(…)` and `<(…)` in the
@@ -275,20 +275,22 @@ private:
         while (!at_end() && src_[pos_] != '\n') ++pos_;
     }
 
-    // ---- shell_grammar.cpp: parentheses, heredocs, substitutions, redirections, lists --------
+    // ---- shell_lookahead.cpp: look-ahead that reads no word and no list ------------------------
 
     void build_paren_pairs();
     bool is_arithmetic(std::size_t at);
     void skip_opaque_parens();
-    bool read_heredoc_bodies(unsigned depth, bool in_substitution);
-    PipeText substitution(unsigned depth, std::string_view how);
     bool cat_heredoc_idiom(std::string_view& body) const;
     std::size_t fd_prefix_length() const;
+
+    // ---- shell_grammar.cpp: heredocs, substitutions, redirections, lists; words, quotes, escapes
+    // and expansions
+
+    bool read_heredoc_bodies(unsigned depth, bool in_substitution);
+    PipeText substitution(unsigned depth, std::string_view how);
     void redirect(unsigned depth, SimpleCommand& simple);
     void push_word(SimpleCommand& simple, const Word& w);
     PipeText parse_list(unsigned base_depth, bool until_paren);
-
-    // ---- shell_words.cpp: words, quotes, escapes and expansions --------------------------------
 
     void skip_arithmetic(unsigned depth, bool* substituted, char closer);
     void backtick(unsigned depth, bool in_double, WordBuilder* word);
