@@ -33,8 +33,8 @@ std::string first_line(const std::string& reason) {
 // plan is judged with the switch off (the row) and on (the note under it).
 viber::ReplayJudgement judge(const boost::json::object& payload, std::uint64_t bytes) {
     viber::Trace off;
-    gate::ReplayCut cut{.transcript_bytes = bytes, .plain_review_on = false};
-    const std::optional<gate::GateInput> input = gate::gather(payload, off, &cut);
+    gate::Sources cut{.transcript_bytes = bytes, .plain_review_on = false};
+    const std::optional<gate::GateInput> input = gate::gather(payload, off, cut);
     if (!input) return {.decision = "allow", .label = "no transcript", .why = ""};
     if (!input->plan) return {.decision = "allow", .label = "no plan", .why = ""};
     const gate::Route chosen = gate::route(input->scan, *input->plan);
@@ -46,7 +46,7 @@ viber::ReplayJudgement judge(const boost::json::object& payload, std::uint64_t b
                                .why = reason ? first_line(*reason) : ""};
     if (chosen != gate::Route::plain) return out;
     cut.plain_review_on = true;
-    const std::optional<gate::GateInput> on = gate::gather(payload, off, &cut);
+    const std::optional<gate::GateInput> on = gate::gather(payload, off, cut);
     const std::optional<std::string> on_reason =
         on && on->plan ? gate::decide(*on) : std::optional<std::string>();
     out.why = "config.sh not run: switch taken as off; with planning.plain-plan-review on: " +

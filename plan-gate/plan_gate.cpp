@@ -351,11 +351,10 @@ std::optional<GateInput> gather(const json::object& payload) {
 }
 
 std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
-    return gather(payload, trace, nullptr);
+    return gather(payload, trace, Sources{});
 }
 
-std::optional<GateInput> gather(const json::object& payload, Trace& trace,
-                                const ReplayCut* replay) {
+std::optional<GateInput> gather(const json::object& payload, Trace& trace, const Sources& sources) {
     const std::optional<std::string_view> transcript_path =
         string_field(payload, "transcript_path");
     if (!transcript_path || transcript_path->empty()) return std::nullopt;
@@ -366,13 +365,12 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace,
     GateInput input;
     // Pairing is settled once the route says which reviewer decides: a single reviewer reads the
     // dispatch and verdict lines from the end back to its latest pair only.
-    input.scan = transcript::scan_file(
-        std::string(*transcript_path),
-        transcript::Request{.signals = transcript::Signals::planner,
-                            .plan_writes = true,
-                            .paired_agents = paired_agents,
-                            .settle_later = true,
-                            .byte_limit = replay != nullptr ? replay->transcript_bytes : 0});
+    input.scan = transcript::scan_file(std::string(*transcript_path),
+                                       transcript::Request{.signals = transcript::Signals::planner,
+                                                           .plan_writes = true,
+                                                           .paired_agents = paired_agents,
+                                                           .settle_later = true,
+                                                           .byte_limit = sources.transcript_bytes});
     if (trace.on())
         trace.read("transcript " + std::string(*transcript_path) +
                    (input.scan.readable ? " (" + std::to_string(input.scan.lines) + " lines)"
@@ -405,7 +403,7 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace,
     const bool switch_needed_first = !transcript::signal_owns_episode(input.scan);
     std::optional<SwitchQuery> query;
     const auto start_query = [&] {
-        if (replay == nullptr && !query && cwd && is_directory(*cwd)) query.emplace(*cwd);
+        if (!sources.plain_review_on && !query && cwd && is_directory(*cwd)) query.emplace(*cwd);
     };
     if (switch_needed_first) start_query();
 
@@ -442,8 +440,8 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace,
             const bool on = query->on();
             input.plain_review_on = on;
             if (on) input.counted_files = std::move(counted);
-        } else if (replay != nullptr && replay->plain_review_on && cwd) {
-            // Replay: config.sh is not run; the switch is the one the caller asks about.
+        } else if (sources.plain_review_on.value_or(false) && cwd) {
+            // The switch as the caller gave it (config.sh not run), on.
             const std::string root = git_top_level(*cwd).value_or(*cwd);
             input.counted_files = plan.text
                                       ? plan_tally(*plan.text, root, plan.path)

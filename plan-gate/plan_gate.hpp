@@ -89,16 +89,16 @@ std::optional<GateInput> gather(const boost::json::object& payload);
 // The same, recording what it read and the episode and plan write in `trace`.
 std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace);
 
-// --replay (docs/guide.md, "Replay"): how gather reads a recorded call. Only the transcript's
-// first `transcript_bytes` bytes are read (the lines up to the call), and scripts/config.sh is
-// never run (replay runs nothing): a plain plan is judged with the switch as `plain_review_on`
-// says. The plan file is read as it is now.
-struct ReplayCut {
-    std::uint64_t transcript_bytes = 0;
-    bool plain_review_on = false;
+// Where gather takes what it does not read from the payload. By default the whole transcript, and
+// the plain-review switch from scripts/config.sh. A call judged on a transcript as it stood earlier
+// (tools/replay.cpp) gives the transcript's first bytes and the switch's value: then no process is
+// started. The plan file is read as it is now.
+struct Sources {
+    std::uint64_t transcript_bytes = 0;  // read only the first bytes (0: the whole file)
+    std::optional<bool> plain_review_on; // the switch as given, config.sh not run (nullopt: run it)
 };
 std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace,
-                                const ReplayCut* replay);
+                                const Sources& sources);
 
 // hook_main's entry: the deny, or nothing on every other path (fail-open ones included).
 Decision decide(const HookInput& in, Trace& trace);

@@ -26,7 +26,7 @@ namespace {
 // --replay: a typed plan-mode prompt, judged on the transcript's lines before it.
 viber::ReplayJudgement judge(const boost::json::object& payload, std::uint64_t bytes) {
     std::string why;
-    const viber::Decision decision = viber::plan_hints::decide_replayed(payload, bytes, why);
+    const viber::Decision decision = viber::plan_hints::decide_before(payload, bytes, why);
     const bool context = decision.kind == viber::DecisionKind::context;
     return {.decision = context ? "context" : "silent",
             .label = context                                ? "plain plan mode"

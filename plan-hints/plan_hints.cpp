@@ -19,10 +19,10 @@ std::optional<std::string> hint_context(const HintsInput& input) {
 
 namespace {
 
-// The decision; `limit` (0: none) bounds the transcript bytes read, `replay` says the call is a
-// recorded one (limit 0 then means an empty transcript) and `why` gets what decided.
-Decision decide_bounded(const boost::json::object* payload, Trace& trace, bool replay,
-                        std::uint64_t limit, std::string* why) {
+// The decision on the transcript's first `transcript_bytes` bytes (nullopt: the whole file; 0:
+// none of it); `why` gets what decided.
+Decision decide_on(const boost::json::object* payload, Trace& trace,
+                   std::optional<std::uint64_t> transcript_bytes, std::string* why) {
     const auto say = [&](std::string text) {
         if (why != nullptr) *why = std::move(text);
     };
@@ -48,13 +48,13 @@ Decision decide_bounded(const boost::json::object* payload, Trace& trace, bool r
     }
 
     say("no planner, intent or fixer signal in the plan-mode episode");
-    // A missing or unreadable transcript shows no signal; a recorded call at line 1 has none.
+    // A missing or unreadable transcript shows no signal, and neither does none of it.
     const auto path = string_field(*payload, "transcript_path");
-    if (path && !(replay && limit == 0)) {
+    if (path && transcript_bytes != std::uint64_t{0}) {
         const transcript::Scan scan = transcript::scan_file(
             std::string(*path), {.signals = transcript::Signals::planner_chain,
                                  .plan_writes = false,
-                                 .byte_limit = limit});
+                                 .byte_limit = transcript_bytes.value_or(0)});
         input.chain_owns_episode = scan.readable && transcript::signal_owns_episode(scan);
         if (input.chain_owns_episode)
             say("the episode shows the viber planner, intent or fixer (line " +
@@ -89,13 +89,13 @@ Decision decide_bounded(const boost::json::object* payload, Trace& trace, bool r
 } // namespace
 
 Decision decide(const HookInput& in, Trace& trace) {
-    return decide_bounded(in.payload, trace, false, 0, nullptr);
+    return decide_on(in.payload, trace, std::nullopt, nullptr);
 }
 
-Decision decide_replayed(const boost::json::object& payload, std::uint64_t transcript_bytes,
-                         std::string& why) {
+Decision decide_before(const boost::json::object& payload, std::uint64_t transcript_bytes,
+                       std::string& why) {
     Trace off;
-    return decide_bounded(&payload, off, true, transcript_bytes, &why);
+    return decide_on(&payload, off, transcript_bytes, &why);
 }
 
 } // namespace viber::plan_hints

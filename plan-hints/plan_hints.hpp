@@ -23,10 +23,10 @@ struct HintsInput {
 // The additionalContext to inject, or nullopt for silence.
 std::optional<std::string> hint_context(const HintsInput& input);
 
-// --replay (docs/guide.md, "Replay"): a recorded plan-mode prompt judged on the transcript's first
-// `transcript_bytes` bytes (the lines before it). `why` says what decided.
-Decision decide_replayed(const boost::json::object& payload, std::uint64_t transcript_bytes,
-                         std::string& why);
+// The decision on the transcript as it stood before a prompt: its first `transcript_bytes` bytes
+// (0: an empty transcript). `why` says what decided (tools/replay.cpp reads recorded prompts so).
+Decision decide_before(const boost::json::object& payload, std::uint64_t transcript_bytes,
+                       std::string& why);
 
 // hook_main's entry: the UserPromptSubmit context, or nothing. Fails open to nothing.
 Decision decide(const HookInput& in, Trace& trace);
