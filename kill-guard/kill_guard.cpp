@@ -273,30 +273,16 @@ bool powershell_stops_by_name(std::span<const Word> args, bool positional_is_com
     const std::optional<std::string> command =
         shell::powershell_command_text(args, positional_is_command);
     if (!command) return false;
-    const std::string_view text = *command;
-    // Split on whitespace and `;` `|` `{` `}` `(` `)` `&` (§7.2).
-    const auto splits = [](char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '|' ||
-               c == '{' || c == '}' || c == '(' || c == ')' || c == '&';
-    };
     bool in_stop = false;
     bool after_pipe = false; // `Get-Process node | Stop-Process`: fed by a pipe
-    std::size_t p = 0;
-    while (p < text.size()) {
-        if (splits(text[p])) {
-            if (text[p] == '|') after_pipe = true;
-            if (text[p] == ';' || text[p] == '|' || text[p] == '{' || text[p] == '}' ||
-                text[p] == '&' || text[p] == '\n')
+    for (const shell::PowerShellWord& word : shell::powershell_words(*command)) {
+        for (const char c : word.before) {
+            if (c == '|') after_pipe = true;
+            if (c == ';' || c == '|' || c == '{' || c == '}' || c == '&' || c == '\n')
                 in_stop = false;
-            if (text[p] == ';' || text[p] == '{' || text[p] == '}' || text[p] == '\n')
-                after_pipe = false;
-            ++p;
-            continue;
+            if (c == ';' || c == '{' || c == '}' || c == '\n') after_pipe = false;
         }
-        std::size_t e = p;
-        while (e < text.size() && !splits(text[e])) ++e;
-        std::string_view token = text.substr(p, e - p);
-        p = e;
+        std::string_view token = word.text;
         if (equals_folded(token, "stop-process") || equals_folded(token, "spps") ||
             equals_folded(token, "kill")) {
             if (after_pipe) return true;

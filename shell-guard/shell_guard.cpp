@@ -359,26 +359,17 @@ bool removes_files(const Command& c) {
             if (w.text == "--remove-source-files" || w.text == "--remove-sent-files") return true;
     if (c.is("pwsh") || c.is("powershell")) {
         // Remove-Item and its aliases inside the command text (the arguments after -Command
-        // joined, or the decoded -EncodedCommand: §7.3), split as kill-guard splits it: on
-        // whitespace and ; | { } ( ) &.
+        // joined, or the decoded -EncodedCommand: §7.3), in the words kill-guard reads.
         const std::optional<std::string> command =
             shell::powershell_command_text(c.args(), c.is("powershell"));
-        const std::string_view text = command ? std::string_view(*command) : std::string_view{};
-        std::size_t p = 0;
-        while (p < text.size()) {
-            const auto splits = [](char ch) {
-                return std::string_view(" \t\r\n;|{}()&").find(ch) != std::string_view::npos;
-            };
-            while (p < text.size() && splits(text[p])) ++p;
-            std::size_t e = p;
-            while (e < text.size() && !splits(text[e])) ++e;
-            std::string token;
-            for (const char ch : text.substr(p, e - p)) token += lower(ch);
-            if (token == "remove-item" || token == "ri" || token == "rm" || token == "del" ||
-                token == "erase" || token == "rd" || token == "rmdir")
-                return true;
-            p = e;
-        }
+        if (command)
+            for (const shell::PowerShellWord& word : shell::powershell_words(*command)) {
+                std::string token;
+                for (const char ch : word.text) token += lower(ch);
+                if (token == "remove-item" || token == "ri" || token == "rm" || token == "del" ||
+                    token == "erase" || token == "rd" || token == "rmdir")
+                    return true;
+            }
     }
     const Words args = c.args();
     if (c.is("shred")) {

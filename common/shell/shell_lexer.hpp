@@ -158,6 +158,14 @@ std::optional<std::string> powershell_command_text(std::span<const Word> args,
                                                    bool positional_is_command);
 // Base64 (padding and whitespace skipped) of UTF-16LE text, as UTF-8. Linear.
 std::string decode_base64_utf16le(std::string_view text);
+// A word of PowerShell command text as both guards read it (§7.2): the text is split on
+// whitespace and `;` `|` `{` `}` `(` `)` `&`; `before` holds the separators between the previous
+// word and this one (a pipe, a statement's end).
+struct PowerShellWord {
+    std::string_view before;
+    std::string_view text;
+};
+std::vector<PowerShellWord> powershell_words(std::string_view command_text);
 
 // "/usr/bin/pkill" -> "pkill", "C:\\Windows\\TaskKill.EXE" -> "TaskKill.EXE".
 std::string_view strip_path_prefix(std::string_view word);

@@ -115,4 +115,22 @@ std::optional<std::string> powershell_command_text(std::span<const Word> args,
     return std::nullopt;
 }
 
+std::vector<PowerShellWord> powershell_words(std::string_view command_text) {
+    const auto splits = [](char c) {
+        return std::string_view(" \t\r\n;|{}()&").find(c) != std::string_view::npos;
+    };
+    std::vector<PowerShellWord> words;
+    std::size_t p = 0;
+    while (p < command_text.size()) {
+        const std::size_t begin = p;
+        while (p < command_text.size() && splits(command_text[p])) ++p;
+        const std::size_t start = p;
+        while (p < command_text.size() && !splits(command_text[p])) ++p;
+        if (p > start)
+            words.push_back({.before = command_text.substr(begin, start - begin),
+                             .text = command_text.substr(start, p - start)});
+    }
+    return words;
+}
+
 } // namespace viber::shell
