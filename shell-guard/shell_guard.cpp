@@ -256,24 +256,43 @@ bool assigns_dangerous_git_key(std::string_view assignment) {
     return is_dangerous_git_config(std::string(assignment.substr(eq + 1)) + "=");
 }
 
-// R2 for one git command.
-bool runs_git_write(const Command& git) {
-    const Words args = git.args();
+// git's global options read in order, up to the subcommand: the one reading of them (R2, and
+// the aliases a `git config` defines).
+struct GitGlobals {
+    std::size_t subcommand = 0;    // the index of the subcommand word (args.size(): none)
+    bool exits = false;            // `--` or an option that prints and exits came first
+    bool dangerous_config = false; // a `-c` / `--config-env` sets alias.* or help.autocorrect
+};
+
+GitGlobals git_globals(Words args) {
+    GitGlobals globals;
     std::size_t i = 0;
     for (; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (w.empty() || w[0] != '-') break;
-        if (w == "--" || one_of(w, git_options_that_exit)) return false;
-        if (w == "-c" && i + 1 < args.size() && is_dangerous_git_config(args[i + 1].text))
-            return true;
-        if (w.starts_with("-c") && w.size() > 2 && is_dangerous_git_config(w.substr(2)))
-            return true;
-        if (w.starts_with("--config-env=") && is_dangerous_git_config(w.substr(13))) return true;
-        if (w == "--config-env" && i + 1 < args.size() && is_dangerous_git_config(args[i + 1].text))
-            return true;
+        if (w == "--" || one_of(w, git_options_that_exit)) {
+            globals.exits = true;
+            break;
+        }
+        if ((w == "-c" && i + 1 < args.size() && is_dangerous_git_config(args[i + 1].text)) ||
+            (w.starts_with("-c") && w.size() > 2 && is_dangerous_git_config(w.substr(2))) ||
+            (w.starts_with("--config-env=") && is_dangerous_git_config(w.substr(13))) ||
+            (w == "--config-env" && i + 1 < args.size() &&
+             is_dangerous_git_config(args[i + 1].text)))
+            globals.dangerous_config = true;
         if (one_of(w, git_options_with_value)) ++i; // attached forms are one word
     }
-    if (i >= args.size()) return false;
+    globals.subcommand = std::min(i, args.size());
+    return globals;
+}
+
+// R2 for one git command.
+bool runs_git_write(const Command& git) {
+    const Words args = git.args();
+    const GitGlobals globals = git_globals(args);
+    if (globals.dangerous_config) return true;
+    if (globals.exits || globals.subcommand >= args.size()) return false;
+    const std::size_t i = globals.subcommand;
     const std::string_view subcommand = args[i].text;
     if (one_of(subcommand, git_writes)) return true;
     const Words rest = args.subspan(i + 1);
