@@ -524,12 +524,9 @@ private:
     // `git NAME`.
     bool git_alias_runs_write(const Command& git) {
         const Words args = git.args();
-        std::size_t i = 0;
-        while (i < args.size() && args[i].text.starts_with("-")) {
-            if (one_of(args[i].text, git_options_with_value)) ++i;
-            ++i;
-        }
-        if (i >= args.size()) return false;
+        const GitGlobals globals = git_globals(args);
+        const std::size_t i = globals.subcommand;
+        if (globals.exits || i >= args.size()) return false;
         if (args[i].text == "config") {
             std::size_t k = i + 1;
             while (k < args.size() && args[k].text.starts_with("-")) ++k;
