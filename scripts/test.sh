@@ -43,8 +43,8 @@ case "$preset" in
     preset=release
     deps=()
     ;;
-  release | asan | debug) deps=() ;;
-  clang) deps=(--clang) ;;
+  release | debug) deps=() ;;
+  asan | clang) deps=(--clang) ;;
   linux-arm64) deps=(--arm64) ;;
   windows-x64) deps=(--windows) ;;
   *) echo "$usage" >&2; exit 1 ;;
