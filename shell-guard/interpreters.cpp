@@ -3,6 +3,7 @@
 // code. Why R5 exists opens shell_guard.cpp.
 #include "common/os/paths.hpp"
 #include "common/shell/shell_options.hpp"
+#include "shell-guard/options.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
@@ -32,56 +33,31 @@ struct Launch {
 bool inside_temp(std::string_view path);
 bool names_temp(std::string_view path);
 
-// Whether args[i] ends an interpreter's options: `--` (the script is the word after it), `-`
-// (the script is stdin) or the first word that is no option (the script itself); sets
-// launch.script when it does.
-bool ends_options(Words args, std::size_t i, Launch& launch) {
-    const std::string_view w = args[i].text;
-    if (w == "--") {
-        if (i + 1 < args.size()) launch.script = args[i + 1].text;
-        return true;
-    }
-    if (w == "-" || !is_option(w)) {
-        launch.script = w;
-        return true;
-    }
-    return false;
-}
-
 // python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
 // value.
-Launch python_launch(Words args) {
+Launch python_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (ends_options(args, i, launch)) return launch;
-        const std::string_view w = args[i].text;
-        if (w[1] == '-') {
-            if (w == "--version" || w == "--help" || w == "--help-all") launch.names_other = true;
-            if (w == "--check-hash-based-pycs") ++i;
-            continue;
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            launch.script = a->text;
+            return launch;
         }
-        for (std::size_t j = 1; j < w.size(); ++j) {
-            const char c = w[j];
-            if (c == 'c') {
-                launch.inline_code = true;
-                return launch;
-            }
-            if (c == 'm') {
-                // `-m pytest .temp/t.py`: a test runner running .temp/ code (§7.2).
-                launch.names_other = true;
-                for (std::size_t k = i + (j + 1 == w.size() ? 2 : 1); k < args.size(); ++k)
-                    if (inside_temp(args[k].text) || args[k].text == ".temp")
-                        launch.temp_code = true;
-                return launch;
-            }
-            if (c == 'V' || c == 'h') {
-                launch.names_other = true;
-                return launch;
-            }
-            if (c == 'W' || c == 'X' || c == 'Q') {
-                if (j + 1 == w.size()) ++i;
-                break;
-            }
+        if (a->in("--version --help --help-all ") && !a->attached) launch.names_other = true;
+        if (a->in("-c ")) {
+            launch.inline_code = true;
+            return launch;
+        }
+        if (a->in("-m ")) {
+            // `-m pytest .temp/t.py`: a test runner running .temp/ code (§7.2).
+            launch.names_other = true;
+            for (std::size_t k = a->word + (a->attached ? 1 : 2); k < args.size(); ++k)
+                if (inside_temp(args[k].text) || args[k].text == ".temp") launch.temp_code = true;
+            return launch;
+        }
+        if (a->in("-V -h ")) {
+            launch.names_other = true;
+            return launch;
         }
     }
     return launch;
@@ -89,33 +65,21 @@ Launch python_launch(Words args) {
 
 // node and friends (tsx, ts-node): -e/--eval/-p/--print give the code; -r, --import … load a
 // module, which counts when it is .temp/ code.
-Launch node_launch(Words args) {
-    static constexpr std::array<std::string_view, 12> with_value{"-r",
-                                                                 "--require",
-                                                                 "--import",
-                                                                 "--loader",
-                                                                 "--experimental-loader",
-                                                                 "-C",
-                                                                 "--conditions",
-                                                                 "--input-type",
-                                                                 "--title",
-                                                                 "--env-file",
-                                                                 "--inspect-port",
-                                                                 "--redirect-warnings"};
-    static constexpr std::array<std::string_view, 4> loads_code{"-r", "--require", "--import",
-                                                                "--loader"};
+Launch node_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (ends_options(args, i, launch)) return launch;
-        const std::string_view w = args[i].text;
-        if (w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w.starts_with("--eval=") ||
-            w.starts_with("--print=")) {
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            launch.script = a->text;
+            return launch;
+        }
+        const std::string_view w = args[a->word].text;
+        if (a->in("--eval --print ") || (a->in("-e -p ") && !a->attached)) {
             launch.inline_code = true;
             return launch;
         }
         // `-c` / `--check` checks syntax and runs nothing (§7.3).
-        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-c" ||
-            w == "--check") {
+        if (a->in("-v --version -h --help -c --check ") && !a->attached) {
             launch.names_other = true;
             return launch;
         }
@@ -124,15 +88,9 @@ Launch node_launch(Words args) {
             launch.inline_code = true; // -pe, -ep, -pi …
             return launch;
         }
-        const std::size_t eq = w.find('=');
-        const std::string_view option = w.substr(0, eq);
-        if (one_of(option, loads_code)) {
-            const std::string_view value = eq != std::string_view::npos
-                                               ? w.substr(eq + 1)
-                                               : (i + 1 < args.size() ? args[i + 1].text : "");
-            if (inside_temp(value) || names_temp(value)) launch.temp_code = true;
-        }
-        if (eq == std::string_view::npos && one_of(w, with_value)) ++i;
+        const std::string_view value = a->value.value_or("");
+        if (a->in("-r --require --import --loader ") && (inside_temp(value) || names_temp(value)))
+            launch.temp_code = true;
     }
     return launch;
 }
@@ -222,44 +180,40 @@ Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_ru
     return launch;
 }
 
-Launch perl_launch(Words args) {
+Launch perl_launch(Words args, const OptionGrammar&) {
     return perl_style_launch(args, perl_switches, false);
 }
 
-Launch ruby_launch(Words args) {
+Launch ruby_launch(Words args, const OptionGrammar&) {
     return perl_style_launch(args, ruby_switches, true);
 }
 
 // php: -r/-R/-B/-E CODE (and --run, --process-code, --process-begin, --process-end), -f FILE.
-Launch php_launch(Words args) {
-    static constexpr std::array<std::string_view, 8> inline_options{
-        "-r", "-R", "-B", "-E", "--run", "--process-code", "--process-begin", "--process-end"};
-    static constexpr std::array<std::string_view, 8> with_value{
-        "-d", "-c", "-z", "-t", "-S", "--define", "--php-ini", "--zend-extension"};
+Launch php_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") return launch; // the script comes on stdin
-        if (w == "-f" || w == "--file") {
-            if (i + 1 < args.size()) launch.script = args[i + 1].text;
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (a->in("-- ") && !a->attached) return launch; // the script comes on stdin
+        if (a->in("-f --file ") && !a->attached) {
+            launch.script = a->value;
             return launch;
         }
-        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-m" || w == "-i" ||
-            w == "-l") {
+        if (a->in("-v --version -h --help -m -i -l ") && !a->attached) {
             launch.names_other = true;
             return launch;
         }
-        if (w == "-" || !is_option(w)) {
-            launch.script = w;
+        if (a->operand) {
+            launch.script = a->text;
             return launch;
         }
-        if (one_of(w, inline_options) ||
+        const std::string_view w = args[a->word].text;
+        if ((a->in("-r -R -B -E --run --process-code --process-begin --process-end ") &&
+             !a->attached) ||
             (w.size() > 2 && w[1] != '-' &&
              std::string_view("rRBE").find(w[1]) != std::string_view::npos)) {
             launch.inline_code = true;
             return launch;
         }
-        if (one_of(w, with_value)) ++i;
     }
     return launch;
 }
@@ -268,7 +222,7 @@ Launch php_launch(Words args) {
 // the commands read inside a `-c` string agree on where the string is: `-c` anywhere among the
 // options is inline code (the command model reads its string as commands too); `-s` reads the
 // script from stdin; `--rcfile`/`--init-file` load a file; `-n` and `--version` run nothing.
-Launch shell_launch(Words args) {
+Launch shell_launch(Words args, const OptionGrammar&) {
     const shell::ShellOptions options = shell::read_shell_options(args, 0, args.size());
     Launch launch;
     launch.inline_code = options.command_option;
@@ -282,7 +236,7 @@ Launch shell_launch(Words args) {
 }
 
 // `.` and `source`: the first operand is the script the current shell reads.
-Launch source_launch(Words args) {
+Launch source_launch(Words args, const OptionGrammar&) {
     Launch launch;
     for (const Word& word : args) {
         if (word.text == "--") continue;
@@ -293,7 +247,7 @@ Launch source_launch(Words args) {
 }
 
 // deno: `deno eval CODE` is inline; `deno run [options] SCRIPT`, or a script path as subcommand.
-Launch deno_launch(Words args) {
+Launch deno_launch(Words args, const OptionGrammar&) {
     static constexpr std::array<std::string_view, 8> with_value{
         "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--env-file"};
     Launch launch;
@@ -346,7 +300,7 @@ struct InlineFlags {
     bool prefixes = false; // PowerShell: any unambiguous prefix of a flag names it
 };
 
-template <const InlineFlags& Flags> Launch flag_launch(Words args) {
+template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionGrammar&) {
     Launch launch;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
@@ -402,26 +356,44 @@ constexpr InlineFlags pwsh_flags{
     {"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-outputformat"},
     true};
 
-using LaunchParser = Launch (*)(Words args);
+using LaunchParser = Launch (*)(Words args, const OptionGrammar& options);
 
 // The interpreter table: a program name (exact, or a versioned family) and its parser.
 struct Interpreter {
     std::string_view name;
-    bool versioned; // python3.11, perl5.36 …
+    bool versioned;             // python3.11, perl5.36 …
+    OptionGrammar options = {}; // how its options read, for the parsers that use the option reader
     LaunchParser parse;
     bool reads_stdin = true; // with no script operand, its program comes from stdin
     // The row of every shell: the names are the command model's one list (shell::shell_names).
     bool shells = false;
 };
 
+// python's -W, -X, -Q and -m take a value; node's options are whole words (no clusters), those
+// listed taking the next word unless given as `--opt=VALUE`; php's likewise, `--` ending nothing
+// (the script comes on stdin).
+constexpr OptionGrammar python_options{.value_letters = "WXQm",
+                                       .long_values = "--check-hash-based-pycs "};
+constexpr OptionGrammar node_options{
+    .long_values = "-r --require --import --loader --experimental-loader -C --conditions "
+                   "--input-type --title --env-file --inspect-port --redirect-warnings ",
+    .clusters = false};
+constexpr OptionGrammar php_options{
+    .long_values = "-f --file -d -c -z -t -S --define --php-ini --zend-extension ",
+    .dashdash_ends = false,
+    .clusters = false};
+
 constexpr std::array interpreters{
-    Interpreter{.name = "python", .versioned = true, .parse = python_launch},
-    Interpreter{.name = "pypy", .versioned = true, .parse = python_launch},
-    Interpreter{.name = "node", .versioned = false, .parse = node_launch},
-    Interpreter{.name = "nodejs", .versioned = false, .parse = node_launch},
+    Interpreter{
+        .name = "python", .versioned = true, .options = python_options, .parse = python_launch},
+    Interpreter{
+        .name = "pypy", .versioned = true, .options = python_options, .parse = python_launch},
+    Interpreter{.name = "node", .versioned = false, .options = node_options, .parse = node_launch},
+    Interpreter{
+        .name = "nodejs", .versioned = false, .options = node_options, .parse = node_launch},
     Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
     Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
-    Interpreter{.name = "php", .versioned = true, .parse = php_launch},
+    Interpreter{.name = "php", .versioned = true, .options = php_options, .parse = php_launch},
     Interpreter{.name = "a shell", .versioned = false, .parse = shell_launch, .shells = true},
     Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
     Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
@@ -429,7 +401,8 @@ constexpr std::array interpreters{
     Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
     Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
     Interpreter{.name = "luajit", .versioned = false, .parse = flag_launch<lua_flags>},
-    Interpreter{.name = "py", .versioned = false, .parse = python_launch},
+    Interpreter{
+        .name = "py", .versioned = false, .options = python_options, .parse = python_launch},
     Interpreter{.name = "r", .versioned = false, .parse = flag_launch<rscript_flags>},
     Interpreter{.name = "rscript", .versioned = false, .parse = flag_launch<rscript_flags>},
     Interpreter{.name = "tsx", .versioned = false, .parse = flag_launch<tsx_flags>},
@@ -622,7 +595,7 @@ bool runs_inline_code(const Command& c) {
     if (c.is("awk") || c.is("gawk") || c.is("mawk") || c.is("nawk")) return awk_runs_command(c);
     const Interpreter* interpreter = interpreter_of(c);
     if (interpreter == nullptr) return false;
-    const Launch launch = interpreter->parse(c.args());
+    const Launch launch = interpreter->parse(c.args(), interpreter->options);
     if (launch.inline_code || launch.temp_code) return true;
     if (launch.names_other) return false;
     if (launch.script) {

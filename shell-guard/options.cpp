@@ -58,10 +58,11 @@ std::optional<Argument> OptionReader::next() {
     }
     if (lists(grammar_.value_words, w))
         return Argument{.word = at, .letter = w[1], .value = next_word()};
-    if (w.starts_with("--")) {
+    if (w.starts_with("--") || !grammar_.clusters) {
         const std::size_t eq = w.find('=');
         Argument option{.word = at, .text = w.substr(0, eq)};
-        if (eq != std::string_view::npos)
+        option.attached = eq != std::string_view::npos;
+        if (option.attached)
             option.value = w.substr(eq + 1);
         else if (lists(grammar_.long_values, option.text))
             option.value = next_word();
@@ -80,7 +81,8 @@ Argument OptionReader::letter() {
     const char c = w[letter_];
     Argument option{.word = word_, .letter = c};
     if (has(grammar_.value_letters, c) || has(grammar_.attached_letters, c)) {
-        if (letter_ + 1 < w.size())
+        option.attached = letter_ + 1 < w.size();
+        if (option.attached)
             option.value = w.substr(letter_ + 1);
         else if (has(grammar_.value_letters, c) && ++word_ < args_.size())
             option.value = args_[word_].text;

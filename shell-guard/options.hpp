@@ -24,6 +24,7 @@ struct OptionGrammar {
     bool dashdash_ends = true;              // `--` ends the options; else it is a long option
     bool operand_ends = false;              // the first operand ends the options (POSIX order)
     bool unknown_long_values = false; // an unlisted long option takes the next word unless `-…`
+    bool clusters = true; // false: `-abc` is one option, read as a long one is (node, php)
 };
 
 // True when `list` names `option` (`-o`, `--output`, or a prefix its `(` allows).
@@ -35,6 +36,7 @@ struct Argument {
     char letter = 0;                            // a short option's letter
     std::string_view text = {};                 // a long option up to any `=`, or the operand
     std::optional<std::string_view> value = {}; // an option's value, when it has one
+    bool attached = false; // the value came in the option's own word (`-ofile`, `--out=file`)
     bool operand = false;
 
     // True when this is an option `list` names: "-o --output ".
