@@ -247,23 +247,20 @@ Launch source_launch(Words args, const OptionGrammar&) {
 }
 
 // deno: `deno eval CODE` is inline; `deno run [options] SCRIPT`, or a script path as subcommand.
-Launch deno_launch(Words args, const OptionGrammar&) {
-    static constexpr std::array<std::string_view, 8> with_value{
-        "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--env-file"};
+Launch deno_launch(Words args, const OptionGrammar& options) {
     Launch launch;
     bool running = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (is_option(w)) {
-            if (w == "--eval" || w.starts_with("--eval=")) { // deno repl --eval
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (!a->operand) {
+            if (a->in("--eval ")) { // deno repl --eval
                 launch.inline_code = true;
                 return launch;
             }
-            if (w.find('=') == std::string_view::npos && one_of(w, with_value)) ++i;
-            if (w == "--version" || w == "-V" || w == "--help" || w == "-h")
-                launch.names_other = true;
+            if (a->in("--version -V --help -h ") && !a->attached) launch.names_other = true;
             continue;
         }
+        const std::string_view w = a->text;
         if (!running) {
             if (w == "eval") {
                 launch.inline_code = true;
@@ -275,7 +272,7 @@ Launch deno_launch(Words args, const OptionGrammar&) {
             }
             if (w == "repl") continue;         // `deno repl --eval CODE`
             if (w == "test" || w == "bench") { // .temp/ tests are .temp/ code (§7.2)
-                for (std::size_t k = i + 1; k < args.size(); ++k)
+                for (std::size_t k = a->word + 1; k < args.size(); ++k)
                     if (inside_temp(args[k].text)) launch.temp_code = true;
                 launch.names_other = !launch.temp_code;
                 return launch;
@@ -383,6 +380,11 @@ constexpr OptionGrammar php_options{
     .dashdash_ends = false,
     .clusters = false};
 
+constexpr OptionGrammar deno_options{.long_values = "--config -c --import-map --lock --cert "
+                                                    "--location --seed --env-file ",
+                                     .dashdash_ends = false,
+                                     .clusters = false};
+
 constexpr std::array interpreters{
     Interpreter{
         .name = "python", .versioned = true, .options = python_options, .parse = python_launch},
@@ -397,7 +399,11 @@ constexpr std::array interpreters{
     Interpreter{.name = "a shell", .versioned = false, .parse = shell_launch, .shells = true},
     Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
     Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
-    Interpreter{.name = "deno", .versioned = false, .parse = deno_launch, .reads_stdin = false},
+    Interpreter{.name = "deno",
+                .versioned = false,
+                .options = deno_options,
+                .parse = deno_launch,
+                .reads_stdin = false},
     Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
     Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
     Interpreter{.name = "luajit", .versioned = false, .parse = flag_launch<lua_flags>},
@@ -519,31 +525,24 @@ constexpr std::array<std::string_view, 7> code_loading_variables{
 } // namespace
 
 AwkLine read_awk_line(Words args) {
+    static constexpr OptionGrammar awk_options{.long_values = "-f --file -i --include -v -F -l -E ",
+                                               .operand_ends = true,
+                                               .clusters = false};
     AwkLine line;
-    std::size_t i = 0;
-    for (; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            ++i;
+    line.files = args.size();
+    OptionReader reader(args, awk_options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            if (!line.program_file) line.program = a->word;
+            line.files = a->word + (line.program_file ? 0 : 1);
             break;
         }
-        if (!is_option(w)) break;
-        const std::string_view next = i + 1 < args.size() ? args[i + 1].text : "";
-        if (w == "-f" || w == "--file" || w.starts_with("--file=")) {
-            if (!line.program_file)
-                line.program_file = w.starts_with("--file=") ? w.substr(7) : next;
-            if (!w.starts_with("--file=")) ++i;
-        } else if (w == "-i" || w == "--include") {
-            line.in_place = line.in_place || next == "inplace";
-            ++i;
-        } else if (w == "-iinplace" || w == "--include=inplace") {
-            line.in_place = true;
-        } else if (w == "-v" || w == "-F" || w == "-l" || w == "-E") {
-            ++i;
-        }
+        const bool whole = !a->attached || a->text.starts_with("--"); // `-f=x` is no -f
+        if (a->in("-f --file ") && whole && !line.program_file)
+            line.program_file = a->value.value_or("");
+        if (a->in("-i --include ") && whole) line.in_place = line.in_place || a->value == "inplace";
+        if (args[a->word].text == "-iinplace") line.in_place = true;
     }
-    if (!line.program_file && i < args.size()) line.program = i++;
-    line.files = std::min(i, args.size());
     return line;
 }
 

@@ -137,57 +137,19 @@ void sed_script_writes(std::string_view script, const WriteTarget& write) {
 
 // sed -i (also -i.bak, -Ei, --in-place and its prefixes): the operands after the script, which is
 // the first operand unless -e / -f / --expression / --file gave it.
-bool sed_in_place_files(const Command& c, const Writer&, const WriteTarget& write) {
-    const Words args = c.args();
+bool sed_in_place_files(const Command& c, const Writer& row, const WriteTarget& write) {
     bool in_place = false, script_given = false;
     std::vector<std::string_view> operands;
     std::vector<std::string_view> scripts; // -e values, or the first operand
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            for (++i; i < args.size(); ++i) operands.push_back(args[i].text);
-            break;
-        }
-        if (!is_option(w)) {
-            operands.push_back(w);
-            continue;
-        }
-        if (w[1] == '-') {
-            const std::size_t eq = w.find('=');
-            const std::string_view option = w.substr(0, eq);
-            if (is_long_prefix(option, "--in-place", 3)) {
-                in_place = true;
-            } else if (is_long_prefix(option, "--expression", 3) ||
-                       is_long_prefix(option, "--file", 4)) {
-                script_given = true;
-                const bool expression = is_long_prefix(option, "--expression", 3);
-                if (eq == std::string_view::npos) {
-                    if (++i < args.size() && expression) scripts.push_back(args[i].text);
-                } else if (expression) {
-                    scripts.push_back(w.substr(eq + 1));
-                }
-            } else if (is_long_prefix(option, "--line-length", 3) && eq == std::string_view::npos) {
-                ++i;
-            }
-            continue;
-        }
-        for (std::size_t j = 1; j < w.size(); ++j) {
-            const char ch = w[j];
-            if (ch == 'i') {
-                in_place = true;
-                break; // the rest of the word is the backup suffix
-            }
-            if (ch == 'e' || ch == 'f' || ch == 'l') {
-                if (ch != 'l') script_given = true;
-                std::optional<std::string_view> value;
-                if (j + 1 == w.size()) {
-                    if (++i < args.size()) value = args[i].text;
-                } else {
-                    value = w.substr(j + 1);
-                }
-                if (ch == 'e' && value) scripts.push_back(*value);
-                break;
-            }
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            operands.push_back(a->text);
+        } else if (a->in("-i --i(n-place) ")) {
+            in_place = true;
+        } else if (a->in("-e -f --e(xpression) --fi(le) ")) {
+            script_given = true;
+            if (a->in("-e --e(xpression) ") && a->value) scripts.push_back(*a->value);
         }
     }
     if (!script_given && !operands.empty()) scripts.push_back(operands.front());
@@ -526,10 +488,16 @@ bool patch_files(const Command& c, const Writer&, const WriteTarget& write) {
 constexpr OptionGrammar copy_options{.value_letters = "St",
                                      .long_values = "--suffix --ta(rget-directory) "};
 
+// sed: -e SCRIPT, -f FILE, -l N take a value, -i[SUFFIX] only the rest of its word; the long
+// options by any prefix GNU sed takes.
+constexpr OptionGrammar sed_options{.value_letters = "efl",
+                                    .attached_letters = "i",
+                                    .long_values = "--e(xpression) --fi(le) --l(ine-length) "};
+
 constexpr std::array writers{
     Writer{.name = "tee", .operands = Written::all},
-    Writer{.name = "sed", .files = sed_in_place_files},
-    Writer{.name = "gsed", .files = sed_in_place_files},
+    Writer{.name = "sed", .options = sed_options, .files = sed_in_place_files},
+    Writer{.name = "gsed", .options = sed_options, .files = sed_in_place_files},
     Writer{.name = "perl", .versioned = true, .files = perl_in_place_files},
     Writer{.name = "ruby", .versioned = true, .files = ruby_in_place_files},
     Writer{.name = "gawk", .only_for = loads_library, .files = gawk_in_place_files},
