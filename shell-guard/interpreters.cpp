@@ -292,23 +292,30 @@ Launch deno_launch(Words args, const OptionGrammar& options) {
 // Interpreters whose inline code is a flag taking the code: bun, lua, Rscript, tsx, ts-node, pwsh.
 struct InlineFlags {
     std::array<std::string_view, 4> flags;
-    // Options that take the next word as their value, skipped with it (§7.2), folded to lower case.
-    std::array<std::string_view, 6> with_value = {};
     bool prefixes = false; // PowerShell: any unambiguous prefix of a flag names it
 };
 
-template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionGrammar&) {
+// Their options are whole words, in any case; the row's long_values (folded to lower case) take the
+// next word, skipped with it (§7.2).
+template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        const std::string_view w = args[a->word].text;
+        if (a->operand) {
+            if (w == "run" && a->word + 1 < args.size()) continue; // bun run SCRIPT
+            if (w == "test") {                                     // bun test .temp/x.ts (§7.2)
+                for (std::size_t k = a->word + 1; k < args.size(); ++k)
+                    if (inside_temp(args[k].text)) launch.temp_code = true;
+                launch.names_other = !launch.temp_code;
+                return launch;
+            }
+            launch.script = w;
+            return launch;
+        }
         std::string folded_word;
         for (const char ch : w) folded_word += lower(ch);
-        if (std::find(Flags.with_value.begin(), Flags.with_value.end(), folded_word) !=
-                Flags.with_value.end() &&
-            !folded_word.empty()) {
-            ++i;
-            continue;
-        }
+        if (lists(options.long_values, folded_word)) continue;
         for (std::string_view flag : Flags.flags) {
             if (flag.empty()) continue;
             const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
@@ -328,37 +335,34 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionG
             launch.names_other = true;
             return launch;
         }
-        if (w == "-" || !is_option(w)) {
-            if (w == "run" && i + 1 < args.size()) continue; // bun run SCRIPT
-            if (w == "test") {                               // bun test .temp/x.ts (§7.2)
-                for (std::size_t k = i + 1; k < args.size(); ++k)
-                    if (inside_temp(args[k].text)) launch.temp_code = true;
-                launch.names_other = !launch.temp_code;
-                return launch;
-            }
-            launch.script = w;
-            return launch;
-        }
     }
     return launch;
 }
 
-constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}, {"--cwd", "--config", "-c"}};
-constexpr InlineFlags lua_flags{{"-e", "", "", ""}, {"-l"}};
+constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}};
+constexpr InlineFlags lua_flags{{"-e", "", "", ""}};
 constexpr InlineFlags rscript_flags{{"-e", "--expr", "", ""}};
-constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"},
-                                {"--tsconfig", "-r", "--require"}};
-constexpr InlineFlags pwsh_flags{
-    {"-c", "-command", "-encodedcommand", "-ec"},
-    {"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-outputformat"},
-    true};
+constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"}};
+constexpr InlineFlags pwsh_flags{{"-c", "-command", "-encodedcommand", "-ec"}, true};
+
+// The options of the interpreters above: whole words in any case, `--` ending nothing.
+constexpr OptionGrammar flag_options(std::string_view long_values) {
+    return {
+        .long_values = long_values, .dashdash_ends = false, .clusters = false, .fold_case = true};
+}
+constexpr OptionGrammar bun_options = flag_options("--cwd --config -c ");
+constexpr OptionGrammar lua_options = flag_options("-l ");
+constexpr OptionGrammar rscript_options = flag_options("");
+constexpr OptionGrammar tsx_options = flag_options("--tsconfig -r --require ");
+constexpr OptionGrammar pwsh_options =
+    flag_options("-executionpolicy -ep -workingdirectory -wd -configurationname -outputformat ");
 
 using LaunchParser = Launch (*)(Words args, const OptionGrammar& options);
 
 // The interpreter table: a program name (exact, or a versioned family) and its parser.
 struct Interpreter {
     std::string_view name;
-    bool versioned;             // python3.11, perl5.36 …
+    bool versioned = false;     // python3.11, perl5.36 …
     OptionGrammar options = {}; // how its options read, for the parsers that use the option reader
     LaunchParser parse;
     bool reads_stdin = true; // with no script operand, its program comes from stdin
@@ -390,31 +394,27 @@ constexpr std::array interpreters{
         .name = "python", .versioned = true, .options = python_options, .parse = python_launch},
     Interpreter{
         .name = "pypy", .versioned = true, .options = python_options, .parse = python_launch},
-    Interpreter{.name = "node", .versioned = false, .options = node_options, .parse = node_launch},
-    Interpreter{
-        .name = "nodejs", .versioned = false, .options = node_options, .parse = node_launch},
+    Interpreter{.name = "node", .options = node_options, .parse = node_launch},
+    Interpreter{.name = "nodejs", .options = node_options, .parse = node_launch},
     Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
     Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
     Interpreter{.name = "php", .versioned = true, .options = php_options, .parse = php_launch},
-    Interpreter{.name = "a shell", .versioned = false, .parse = shell_launch, .shells = true},
-    Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
-    Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
-    Interpreter{.name = "deno",
-                .versioned = false,
-                .options = deno_options,
-                .parse = deno_launch,
-                .reads_stdin = false},
-    Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
-    Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
-    Interpreter{.name = "luajit", .versioned = false, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "a shell", .parse = shell_launch, .shells = true},
+    Interpreter{.name = ".", .parse = source_launch, .reads_stdin = false},
+    Interpreter{.name = "source", .parse = source_launch, .reads_stdin = false},
     Interpreter{
-        .name = "py", .versioned = false, .options = python_options, .parse = python_launch},
-    Interpreter{.name = "r", .versioned = false, .parse = flag_launch<rscript_flags>},
-    Interpreter{.name = "rscript", .versioned = false, .parse = flag_launch<rscript_flags>},
-    Interpreter{.name = "tsx", .versioned = false, .parse = flag_launch<tsx_flags>},
-    Interpreter{.name = "ts-node", .versioned = false, .parse = flag_launch<tsx_flags>},
-    Interpreter{.name = "pwsh", .versioned = false, .parse = flag_launch<pwsh_flags>},
-    Interpreter{.name = "powershell", .versioned = false, .parse = flag_launch<pwsh_flags>},
+        .name = "deno", .options = deno_options, .parse = deno_launch, .reads_stdin = false},
+    Interpreter{.name = "bun", .options = bun_options, .parse = flag_launch<bun_flags>},
+    Interpreter{
+        .name = "lua", .versioned = true, .options = lua_options, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "luajit", .options = lua_options, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "py", .options = python_options, .parse = python_launch},
+    Interpreter{.name = "r", .options = rscript_options, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "rscript", .options = rscript_options, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "tsx", .options = tsx_options, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "ts-node", .options = tsx_options, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "pwsh", .options = pwsh_options, .parse = flag_launch<pwsh_flags>},
+    Interpreter{.name = "powershell", .options = pwsh_options, .parse = flag_launch<pwsh_flags>},
 };
 
 const Interpreter* interpreter_of(const Command& c) {

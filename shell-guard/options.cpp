@@ -1,9 +1,17 @@
 // options.cpp: shell-guard's one option reader (options.hpp).
 #include "shell-guard/options.hpp"
 
+#include <string>
+
 namespace viber::shell_guard {
 
 namespace {
+
+std::string folded(std::string_view word) {
+    std::string out;
+    for (const char c : word) out += lower(c);
+    return out;
+}
 
 bool has(std::string_view letters, char c) {
     return letters.find(c) != std::string_view::npos;
@@ -64,7 +72,8 @@ std::optional<Argument> OptionReader::next() {
         option.attached = eq != std::string_view::npos;
         if (option.attached)
             option.value = w.substr(eq + 1);
-        else if (lists(grammar_.long_values, option.text))
+        else if (lists(grammar_.long_values,
+                       grammar_.fold_case ? folded(option.text) : option.text))
             option.value = next_word();
         else if (grammar_.unknown_long_values && !lists(grammar_.long_flags, option.text) &&
                  word_ < args_.size() && !args_[word_].text.starts_with("-"))

@@ -24,7 +24,8 @@ struct OptionGrammar {
     bool dashdash_ends = true;              // `--` ends the options; else it is a long option
     bool operand_ends = false;              // the first operand ends the options (POSIX order)
     bool unknown_long_values = false; // an unlisted long option takes the next word unless `-…`
-    bool clusters = true; // false: `-abc` is one option, read as a long one is (node, php)
+    bool clusters = true;   // false: `-abc` is one option, read as a long one is (node, php)
+    bool fold_case = false; // long_values name options in any case (PowerShell's -EP)
 };
 
 // True when `list` names `option` (`-o`, `--output`, or a prefix its `(` allows).
