@@ -3,6 +3,7 @@
 // code. Why R5 exists opens shell_guard.cpp.
 #include "common/os/paths.hpp"
 #include "common/shell/shell_options.hpp"
+#include "shell-guard/options.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
@@ -32,56 +33,31 @@ struct Launch {
 bool inside_temp(std::string_view path);
 bool names_temp(std::string_view path);
 
-// Whether args[i] ends an interpreter's options: `--` (the script is the word after it), `-`
-// (the script is stdin) or the first word that is no option (the script itself); sets
-// launch.script when it does.
-bool ends_options(Words args, std::size_t i, Launch& launch) {
-    const std::string_view w = args[i].text;
-    if (w == "--") {
-        if (i + 1 < args.size()) launch.script = args[i + 1].text;
-        return true;
-    }
-    if (w == "-" || !is_option(w)) {
-        launch.script = w;
-        return true;
-    }
-    return false;
-}
-
 // python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
 // value.
-Launch python_launch(Words args) {
+Launch python_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (ends_options(args, i, launch)) return launch;
-        const std::string_view w = args[i].text;
-        if (w[1] == '-') {
-            if (w == "--version" || w == "--help" || w == "--help-all") launch.names_other = true;
-            if (w == "--check-hash-based-pycs") ++i;
-            continue;
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            launch.script = a->text;
+            return launch;
         }
-        for (std::size_t j = 1; j < w.size(); ++j) {
-            const char c = w[j];
-            if (c == 'c') {
-                launch.inline_code = true;
-                return launch;
-            }
-            if (c == 'm') {
-                // `-m pytest .temp/t.py`: a test runner running .temp/ code (§7.2).
-                launch.names_other = true;
-                for (std::size_t k = i + (j + 1 == w.size() ? 2 : 1); k < args.size(); ++k)
-                    if (inside_temp(args[k].text) || args[k].text == ".temp")
-                        launch.temp_code = true;
-                return launch;
-            }
-            if (c == 'V' || c == 'h') {
-                launch.names_other = true;
-                return launch;
-            }
-            if (c == 'W' || c == 'X' || c == 'Q') {
-                if (j + 1 == w.size()) ++i;
-                break;
-            }
+        if (a->in("--version --help --help-all ") && !a->attached) launch.names_other = true;
+        if (a->in("-c ")) {
+            launch.inline_code = true;
+            return launch;
+        }
+        if (a->in("-m ")) {
+            // `-m pytest .temp/t.py`: a test runner running .temp/ code (§7.2).
+            launch.names_other = true;
+            for (std::size_t k = a->word + (a->attached ? 1 : 2); k < args.size(); ++k)
+                if (inside_temp(args[k].text) || args[k].text == ".temp") launch.temp_code = true;
+            return launch;
+        }
+        if (a->in("-V -h ")) {
+            launch.names_other = true;
+            return launch;
         }
     }
     return launch;
@@ -89,33 +65,21 @@ Launch python_launch(Words args) {
 
 // node and friends (tsx, ts-node): -e/--eval/-p/--print give the code; -r, --import … load a
 // module, which counts when it is .temp/ code.
-Launch node_launch(Words args) {
-    static constexpr std::array<std::string_view, 12> with_value{"-r",
-                                                                 "--require",
-                                                                 "--import",
-                                                                 "--loader",
-                                                                 "--experimental-loader",
-                                                                 "-C",
-                                                                 "--conditions",
-                                                                 "--input-type",
-                                                                 "--title",
-                                                                 "--env-file",
-                                                                 "--inspect-port",
-                                                                 "--redirect-warnings"};
-    static constexpr std::array<std::string_view, 4> loads_code{"-r", "--require", "--import",
-                                                                "--loader"};
+Launch node_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (ends_options(args, i, launch)) return launch;
-        const std::string_view w = args[i].text;
-        if (w == "-e" || w == "--eval" || w == "-p" || w == "--print" || w.starts_with("--eval=") ||
-            w.starts_with("--print=")) {
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            launch.script = a->text;
+            return launch;
+        }
+        const std::string_view w = args[a->word].text;
+        if (a->in("--eval --print ") || (a->in("-e -p ") && !a->attached)) {
             launch.inline_code = true;
             return launch;
         }
         // `-c` / `--check` checks syntax and runs nothing (§7.3).
-        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-c" ||
-            w == "--check") {
+        if (a->in("-v --version -h --help -c --check ") && !a->attached) {
             launch.names_other = true;
             return launch;
         }
@@ -124,15 +88,9 @@ Launch node_launch(Words args) {
             launch.inline_code = true; // -pe, -ep, -pi …
             return launch;
         }
-        const std::size_t eq = w.find('=');
-        const std::string_view option = w.substr(0, eq);
-        if (one_of(option, loads_code)) {
-            const std::string_view value = eq != std::string_view::npos
-                                               ? w.substr(eq + 1)
-                                               : (i + 1 < args.size() ? args[i + 1].text : "");
-            if (inside_temp(value) || names_temp(value)) launch.temp_code = true;
-        }
-        if (eq == std::string_view::npos && one_of(w, with_value)) ++i;
+        const std::string_view value = a->value.value_or("");
+        if (a->in("-r --require --import --loader ") && (inside_temp(value) || names_temp(value)))
+            launch.temp_code = true;
     }
     return launch;
 }
@@ -222,44 +180,40 @@ Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_ru
     return launch;
 }
 
-Launch perl_launch(Words args) {
+Launch perl_launch(Words args, const OptionGrammar&) {
     return perl_style_launch(args, perl_switches, false);
 }
 
-Launch ruby_launch(Words args) {
+Launch ruby_launch(Words args, const OptionGrammar&) {
     return perl_style_launch(args, ruby_switches, true);
 }
 
 // php: -r/-R/-B/-E CODE (and --run, --process-code, --process-begin, --process-end), -f FILE.
-Launch php_launch(Words args) {
-    static constexpr std::array<std::string_view, 8> inline_options{
-        "-r", "-R", "-B", "-E", "--run", "--process-code", "--process-begin", "--process-end"};
-    static constexpr std::array<std::string_view, 8> with_value{
-        "-d", "-c", "-z", "-t", "-S", "--define", "--php-ini", "--zend-extension"};
+Launch php_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") return launch; // the script comes on stdin
-        if (w == "-f" || w == "--file") {
-            if (i + 1 < args.size()) launch.script = args[i + 1].text;
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (a->in("-- ") && !a->attached) return launch; // the script comes on stdin
+        if (a->in("-f --file ") && !a->attached) {
+            launch.script = a->value;
             return launch;
         }
-        if (w == "-v" || w == "--version" || w == "-h" || w == "--help" || w == "-m" || w == "-i" ||
-            w == "-l") {
+        if (a->in("-v --version -h --help -m -i -l ") && !a->attached) {
             launch.names_other = true;
             return launch;
         }
-        if (w == "-" || !is_option(w)) {
-            launch.script = w;
+        if (a->operand) {
+            launch.script = a->text;
             return launch;
         }
-        if (one_of(w, inline_options) ||
+        const std::string_view w = args[a->word].text;
+        if ((a->in("-r -R -B -E --run --process-code --process-begin --process-end ") &&
+             !a->attached) ||
             (w.size() > 2 && w[1] != '-' &&
              std::string_view("rRBE").find(w[1]) != std::string_view::npos)) {
             launch.inline_code = true;
             return launch;
         }
-        if (one_of(w, with_value)) ++i;
     }
     return launch;
 }
@@ -268,7 +222,7 @@ Launch php_launch(Words args) {
 // the commands read inside a `-c` string agree on where the string is: `-c` anywhere among the
 // options is inline code (the command model reads its string as commands too); `-s` reads the
 // script from stdin; `--rcfile`/`--init-file` load a file; `-n` and `--version` run nothing.
-Launch shell_launch(Words args) {
+Launch shell_launch(Words args, const OptionGrammar&) {
     const shell::ShellOptions options = shell::read_shell_options(args, 0, args.size());
     Launch launch;
     launch.inline_code = options.command_option;
@@ -282,7 +236,7 @@ Launch shell_launch(Words args) {
 }
 
 // `.` and `source`: the first operand is the script the current shell reads.
-Launch source_launch(Words args) {
+Launch source_launch(Words args, const OptionGrammar&) {
     Launch launch;
     for (const Word& word : args) {
         if (word.text == "--") continue;
@@ -293,23 +247,20 @@ Launch source_launch(Words args) {
 }
 
 // deno: `deno eval CODE` is inline; `deno run [options] SCRIPT`, or a script path as subcommand.
-Launch deno_launch(Words args) {
-    static constexpr std::array<std::string_view, 8> with_value{
-        "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--env-file"};
+Launch deno_launch(Words args, const OptionGrammar& options) {
     Launch launch;
     bool running = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (is_option(w)) {
-            if (w == "--eval" || w.starts_with("--eval=")) { // deno repl --eval
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        if (!a->operand) {
+            if (a->in("--eval ")) { // deno repl --eval
                 launch.inline_code = true;
                 return launch;
             }
-            if (w.find('=') == std::string_view::npos && one_of(w, with_value)) ++i;
-            if (w == "--version" || w == "-V" || w == "--help" || w == "-h")
-                launch.names_other = true;
+            if (a->in("--version -V --help -h ") && !a->attached) launch.names_other = true;
             continue;
         }
+        const std::string_view w = a->text;
         if (!running) {
             if (w == "eval") {
                 launch.inline_code = true;
@@ -321,7 +272,7 @@ Launch deno_launch(Words args) {
             }
             if (w == "repl") continue;         // `deno repl --eval CODE`
             if (w == "test" || w == "bench") { // .temp/ tests are .temp/ code (§7.2)
-                for (std::size_t k = i + 1; k < args.size(); ++k)
+                for (std::size_t k = a->word + 1; k < args.size(); ++k)
                     if (inside_temp(args[k].text)) launch.temp_code = true;
                 launch.names_other = !launch.temp_code;
                 return launch;
@@ -341,23 +292,30 @@ Launch deno_launch(Words args) {
 // Interpreters whose inline code is a flag taking the code: bun, lua, Rscript, tsx, ts-node, pwsh.
 struct InlineFlags {
     std::array<std::string_view, 4> flags;
-    // Options that take the next word as their value, skipped with it (§7.2), folded to lower case.
-    std::array<std::string_view, 6> with_value = {};
     bool prefixes = false; // PowerShell: any unambiguous prefix of a flag names it
 };
 
-template <const InlineFlags& Flags> Launch flag_launch(Words args) {
+// Their options are whole words, in any case; the row's long_values (folded to lower case) take the
+// next word, skipped with it (§7.2).
+template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionGrammar& options) {
     Launch launch;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
+    OptionReader reader(args, options);
+    while (const auto a = reader.next()) {
+        const std::string_view w = args[a->word].text;
+        if (a->operand) {
+            if (w == "run" && a->word + 1 < args.size()) continue; // bun run SCRIPT
+            if (w == "test") {                                     // bun test .temp/x.ts (§7.2)
+                for (std::size_t k = a->word + 1; k < args.size(); ++k)
+                    if (inside_temp(args[k].text)) launch.temp_code = true;
+                launch.names_other = !launch.temp_code;
+                return launch;
+            }
+            launch.script = w;
+            return launch;
+        }
         std::string folded_word;
         for (const char ch : w) folded_word += lower(ch);
-        if (std::find(Flags.with_value.begin(), Flags.with_value.end(), folded_word) !=
-                Flags.with_value.end() &&
-            !folded_word.empty()) {
-            ++i;
-            continue;
-        }
+        if (lists(options.long_values, folded_word)) continue;
         for (std::string_view flag : Flags.flags) {
             if (flag.empty()) continue;
             const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),
@@ -377,65 +335,86 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args) {
             launch.names_other = true;
             return launch;
         }
-        if (w == "-" || !is_option(w)) {
-            if (w == "run" && i + 1 < args.size()) continue; // bun run SCRIPT
-            if (w == "test") {                               // bun test .temp/x.ts (§7.2)
-                for (std::size_t k = i + 1; k < args.size(); ++k)
-                    if (inside_temp(args[k].text)) launch.temp_code = true;
-                launch.names_other = !launch.temp_code;
-                return launch;
-            }
-            launch.script = w;
-            return launch;
-        }
     }
     return launch;
 }
 
-constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}, {"--cwd", "--config", "-c"}};
-constexpr InlineFlags lua_flags{{"-e", "", "", ""}, {"-l"}};
+constexpr InlineFlags bun_flags{{"-e", "--eval", "-p", "--print"}};
+constexpr InlineFlags lua_flags{{"-e", "", "", ""}};
 constexpr InlineFlags rscript_flags{{"-e", "--expr", "", ""}};
-constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"},
-                                {"--tsconfig", "-r", "--require"}};
-constexpr InlineFlags pwsh_flags{
-    {"-c", "-command", "-encodedcommand", "-ec"},
-    {"-executionpolicy", "-ep", "-workingdirectory", "-wd", "-configurationname", "-outputformat"},
-    true};
+constexpr InlineFlags tsx_flags{{"-e", "--eval", "-p", "--print"}};
+constexpr InlineFlags pwsh_flags{{"-c", "-command", "-encodedcommand", "-ec"}, true};
 
-using LaunchParser = Launch (*)(Words args);
+// The options of the interpreters above: whole words in any case, `--` ending nothing.
+constexpr OptionGrammar flag_options(std::string_view long_values) {
+    return {
+        .long_values = long_values, .dashdash_ends = false, .clusters = false, .fold_case = true};
+}
+constexpr OptionGrammar bun_options = flag_options("--cwd --config -c ");
+constexpr OptionGrammar lua_options = flag_options("-l ");
+constexpr OptionGrammar rscript_options = flag_options("");
+constexpr OptionGrammar tsx_options = flag_options("--tsconfig -r --require ");
+constexpr OptionGrammar pwsh_options =
+    flag_options("-executionpolicy -ep -workingdirectory -wd -configurationname -outputformat ");
+
+using LaunchParser = Launch (*)(Words args, const OptionGrammar& options);
 
 // The interpreter table: a program name (exact, or a versioned family) and its parser.
 struct Interpreter {
     std::string_view name;
-    bool versioned; // python3.11, perl5.36 …
+    bool versioned = false;     // python3.11, perl5.36 …
+    OptionGrammar options = {}; // how its options read, for the parsers that use the option reader
     LaunchParser parse;
     bool reads_stdin = true; // with no script operand, its program comes from stdin
     // The row of every shell: the names are the command model's one list (shell::shell_names).
     bool shells = false;
 };
 
+// python's -W, -X, -Q and -m take a value; node's options are whole words (no clusters), those
+// listed taking the next word unless given as `--opt=VALUE`; php's likewise, `--` ending nothing
+// (the script comes on stdin).
+constexpr OptionGrammar python_options{.value_letters = "WXQm",
+                                       .long_values = "--check-hash-based-pycs "};
+constexpr OptionGrammar node_options{
+    .long_values = "-r --require --import --loader --experimental-loader -C --conditions "
+                   "--input-type --title --env-file --inspect-port --redirect-warnings ",
+    .clusters = false};
+constexpr OptionGrammar php_options{
+    .long_values = "-f --file -d -c -z -t -S --define --php-ini --zend-extension ",
+    .dashdash_ends = false,
+    .clusters = false};
+
+constexpr OptionGrammar deno_options{.long_values = "--config -c --import-map --lock --cert "
+                                                    "--location --seed --env-file ",
+                                     .dashdash_ends = false,
+                                     .clusters = false};
+
 constexpr std::array interpreters{
-    Interpreter{.name = "python", .versioned = true, .parse = python_launch},
-    Interpreter{.name = "pypy", .versioned = true, .parse = python_launch},
-    Interpreter{.name = "node", .versioned = false, .parse = node_launch},
-    Interpreter{.name = "nodejs", .versioned = false, .parse = node_launch},
+    Interpreter{
+        .name = "python", .versioned = true, .options = python_options, .parse = python_launch},
+    Interpreter{
+        .name = "pypy", .versioned = true, .options = python_options, .parse = python_launch},
+    Interpreter{.name = "node", .options = node_options, .parse = node_launch},
+    Interpreter{.name = "nodejs", .options = node_options, .parse = node_launch},
     Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
     Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
-    Interpreter{.name = "php", .versioned = true, .parse = php_launch},
-    Interpreter{.name = "a shell", .versioned = false, .parse = shell_launch, .shells = true},
-    Interpreter{.name = ".", .versioned = false, .parse = source_launch, .reads_stdin = false},
-    Interpreter{.name = "source", .versioned = false, .parse = source_launch, .reads_stdin = false},
-    Interpreter{.name = "deno", .versioned = false, .parse = deno_launch, .reads_stdin = false},
-    Interpreter{.name = "bun", .versioned = false, .parse = flag_launch<bun_flags>},
-    Interpreter{.name = "lua", .versioned = true, .parse = flag_launch<lua_flags>},
-    Interpreter{.name = "luajit", .versioned = false, .parse = flag_launch<lua_flags>},
-    Interpreter{.name = "py", .versioned = false, .parse = python_launch},
-    Interpreter{.name = "r", .versioned = false, .parse = flag_launch<rscript_flags>},
-    Interpreter{.name = "rscript", .versioned = false, .parse = flag_launch<rscript_flags>},
-    Interpreter{.name = "tsx", .versioned = false, .parse = flag_launch<tsx_flags>},
-    Interpreter{.name = "ts-node", .versioned = false, .parse = flag_launch<tsx_flags>},
-    Interpreter{.name = "pwsh", .versioned = false, .parse = flag_launch<pwsh_flags>},
-    Interpreter{.name = "powershell", .versioned = false, .parse = flag_launch<pwsh_flags>},
+    Interpreter{.name = "php", .versioned = true, .options = php_options, .parse = php_launch},
+    Interpreter{.name = "a shell", .parse = shell_launch, .shells = true},
+    Interpreter{.name = ".", .parse = source_launch, .reads_stdin = false},
+    Interpreter{.name = "source", .parse = source_launch, .reads_stdin = false},
+    Interpreter{
+        .name = "deno", .options = deno_options, .parse = deno_launch, .reads_stdin = false},
+    Interpreter{.name = "bun", .options = bun_options, .parse = flag_launch<bun_flags>},
+    Interpreter{
+        .name = "lua", .versioned = true, .options = lua_options, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "luajit", .options = lua_options, .parse = flag_launch<lua_flags>},
+    Interpreter{.name = "py", .options = python_options, .parse = python_launch},
+    Interpreter{.name = "r", .options = rscript_options, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "rscript", .options = rscript_options, .parse = flag_launch<rscript_flags>},
+    Interpreter{.name = "tsx", .options = tsx_options, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "ts-node", .options = tsx_options, .parse = flag_launch<tsx_flags>},
+    Interpreter{.name = "pwsh", .options = pwsh_options, .parse = flag_launch<pwsh_flags>},
+    Interpreter{.name = "powershell", .options = pwsh_options, .parse = flag_launch<pwsh_flags>},
 };
 
 const Interpreter* interpreter_of(const Command& c) {
@@ -546,31 +525,24 @@ constexpr std::array<std::string_view, 7> code_loading_variables{
 } // namespace
 
 AwkLine read_awk_line(Words args) {
+    static constexpr OptionGrammar awk_options{.long_values = "-f --file -i --include -v -F -l -E ",
+                                               .operand_ends = true,
+                                               .clusters = false};
     AwkLine line;
-    std::size_t i = 0;
-    for (; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            ++i;
+    line.files = args.size();
+    OptionReader reader(args, awk_options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            if (!line.program_file) line.program = a->word;
+            line.files = a->word + (line.program_file ? 0 : 1);
             break;
         }
-        if (!is_option(w)) break;
-        const std::string_view next = i + 1 < args.size() ? args[i + 1].text : "";
-        if (w == "-f" || w == "--file" || w.starts_with("--file=")) {
-            if (!line.program_file)
-                line.program_file = w.starts_with("--file=") ? w.substr(7) : next;
-            if (!w.starts_with("--file=")) ++i;
-        } else if (w == "-i" || w == "--include") {
-            line.in_place = line.in_place || next == "inplace";
-            ++i;
-        } else if (w == "-iinplace" || w == "--include=inplace") {
-            line.in_place = true;
-        } else if (w == "-v" || w == "-F" || w == "-l" || w == "-E") {
-            ++i;
-        }
+        const bool whole = !a->attached || a->text.starts_with("--"); // `-f=x` is no -f
+        if (a->in("-f --file ") && whole && !line.program_file)
+            line.program_file = a->value.value_or("");
+        if (a->in("-i --include ") && whole) line.in_place = line.in_place || a->value == "inplace";
+        if (args[a->word].text == "-iinplace") line.in_place = true;
     }
-    if (!line.program_file && i < args.size()) line.program = i++;
-    line.files = std::min(i, args.size());
     return line;
 }
 
@@ -622,7 +594,7 @@ bool runs_inline_code(const Command& c) {
     if (c.is("awk") || c.is("gawk") || c.is("mawk") || c.is("nawk")) return awk_runs_command(c);
     const Interpreter* interpreter = interpreter_of(c);
     if (interpreter == nullptr) return false;
-    const Launch launch = interpreter->parse(c.args());
+    const Launch launch = interpreter->parse(c.args(), interpreter->options);
     if (launch.inline_code || launch.temp_code) return true;
     if (launch.names_other) return false;
     if (launch.script) {

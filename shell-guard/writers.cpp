@@ -2,12 +2,12 @@
 // commands that write files, each with the reader of which of its words are the files. Where a
 // target lands (inside the work tree, outside .temp/) is is_write_target's, in shell_guard.cpp
 // with why R4 exists.
+#include "shell-guard/options.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,70 +36,35 @@ bool redirect_writes(const Redirect& redirect) {
 
 namespace {
 
-// The operands of a GNU-style command (options skipped, with the value of any in
-// `value_letters` / `value_longs`), and the value of `-t`/`--target-directory` when it has one.
-struct Operands {
-    std::vector<std::string_view> files;
-    std::optional<std::string_view> target_directory;
+// The writer table's row (below): how the command's options read, which options and operands
+// name the files it writes, and the reader of what a row cannot say.
+struct Writer;
+using WrittenFiles = bool (*)(const Command& c, const Writer& row, const WriteTarget& write);
+using CommandForm = bool (*)(Words args);
+
+enum class Written : unsigned char { none, all, first }; // which operands are files written
+
+struct Writer {
+    std::string_view name;          // the command, as Command::is matches it
+    bool versioned = false;         // the name and a version: perl5.36, ruby3.2
+    CommandForm only_for = nullptr; // when set: the row holds for this form of the command
+    OptionGrammar options = {};     // how its words read as options and operands
+    std::string_view writes = {};   // the options whose value is a file written: "-o --output "
+    Written operands = Written::none;
+    WrittenFiles files =
+        nullptr; // when set: reads the command's words, calls `write` for each file
 };
 
-Operands operands_of(Words args, std::string_view value_letters,
-                     std::initializer_list<std::string_view> value_longs) {
-    Operands out;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            for (++i; i < args.size(); ++i) out.files.push_back(args[i].text);
-            break;
-        }
-        if (w.starts_with("--")) {
-            const std::size_t eq = w.find('=');
-            const std::string_view option = w.substr(0, eq);
-            if (is_long_prefix(option, "--target-directory", 4)) {
-                if (eq != std::string_view::npos)
-                    out.target_directory = w.substr(eq + 1);
-                else if (i + 1 < args.size())
-                    out.target_directory = args[++i].text;
-                continue;
-            }
-            if (eq == std::string_view::npos &&
-                std::find(value_longs.begin(), value_longs.end(), option) != value_longs.end())
-                ++i;
-            continue;
-        }
-        if (is_option(w)) {
-            for (std::size_t k = 1; k < w.size(); ++k) {
-                if (w[k] == 't') {
-                    if (k + 1 < w.size())
-                        out.target_directory = w.substr(k + 1);
-                    else if (i + 1 < args.size())
-                        out.target_directory = args[++i].text;
-                    break;
-                }
-                if (value_letters.find(w[k]) != std::string_view::npos) {
-                    if (k + 1 == w.size()) ++i;
-                    break;
-                }
-            }
-            continue;
-        }
-        out.files.push_back(w);
-    }
-    return out;
-}
-
-// tee: every operand.
-bool tee_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    bool options_done = false;
-    for (const Word& word : args) {
-        const std::string_view w = word.text;
-        if (!options_done && w == "--") {
-            options_done = true;
-            continue;
-        }
-        if (!options_done && is_option(w)) continue;
-        write(w);
+// A row that says it all: the values of its `writes` options and its written operands.
+bool row_files(const Command& c, const Writer& row, const WriteTarget& write) {
+    OptionReader reader(c.args(), row.options);
+    bool first = true;
+    while (const auto a = reader.next()) {
+        if (a->in(row.writes)) write(a->value.value_or(""));
+        if (!a->operand) continue;
+        if (row.operands == Written::all || (first && row.operands == Written::first))
+            write(a->text);
+        first = false;
     }
     return false;
 }
@@ -172,57 +137,19 @@ void sed_script_writes(std::string_view script, const WriteTarget& write) {
 
 // sed -i (also -i.bak, -Ei, --in-place and its prefixes): the operands after the script, which is
 // the first operand unless -e / -f / --expression / --file gave it.
-bool sed_in_place_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
+bool sed_in_place_files(const Command& c, const Writer& row, const WriteTarget& write) {
     bool in_place = false, script_given = false;
     std::vector<std::string_view> operands;
     std::vector<std::string_view> scripts; // -e values, or the first operand
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            for (++i; i < args.size(); ++i) operands.push_back(args[i].text);
-            break;
-        }
-        if (!is_option(w)) {
-            operands.push_back(w);
-            continue;
-        }
-        if (w[1] == '-') {
-            const std::size_t eq = w.find('=');
-            const std::string_view option = w.substr(0, eq);
-            if (is_long_prefix(option, "--in-place", 3)) {
-                in_place = true;
-            } else if (is_long_prefix(option, "--expression", 3) ||
-                       is_long_prefix(option, "--file", 4)) {
-                script_given = true;
-                const bool expression = is_long_prefix(option, "--expression", 3);
-                if (eq == std::string_view::npos) {
-                    if (++i < args.size() && expression) scripts.push_back(args[i].text);
-                } else if (expression) {
-                    scripts.push_back(w.substr(eq + 1));
-                }
-            } else if (is_long_prefix(option, "--line-length", 3) && eq == std::string_view::npos) {
-                ++i;
-            }
-            continue;
-        }
-        for (std::size_t j = 1; j < w.size(); ++j) {
-            const char ch = w[j];
-            if (ch == 'i') {
-                in_place = true;
-                break; // the rest of the word is the backup suffix
-            }
-            if (ch == 'e' || ch == 'f' || ch == 'l') {
-                if (ch != 'l') script_given = true;
-                std::optional<std::string_view> value;
-                if (j + 1 == w.size()) {
-                    if (++i < args.size()) value = args[i].text;
-                } else {
-                    value = w.substr(j + 1);
-                }
-                if (ch == 'e' && value) scripts.push_back(*value);
-                break;
-            }
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            operands.push_back(a->text);
+        } else if (a->in("-i --i(n-place) ")) {
+            in_place = true;
+        } else if (a->in("-e -f --e(xpression) --fi(le) ")) {
+            script_given = true;
+            if (a->in("-e --e(xpression) ") && a->value) scripts.push_back(*a->value);
         }
     }
     if (!script_given && !operands.empty()) scripts.push_back(operands.front());
@@ -247,11 +174,11 @@ bool switch_in_place_files(const Command& c, const SwitchGrammar& grammar,
     return false;
 }
 
-bool perl_in_place_files(const Command& c, const WriteTarget& write) {
+bool perl_in_place_files(const Command& c, const Writer&, const WriteTarget& write) {
     return switch_in_place_files(c, perl_switches, write);
 }
 
-bool ruby_in_place_files(const Command& c, const WriteTarget& write) {
+bool ruby_in_place_files(const Command& c, const Writer&, const WriteTarget& write) {
     return switch_in_place_files(c, ruby_switches, write);
 }
 
@@ -263,46 +190,49 @@ bool loads_library(Words args) {
     });
 }
 
-bool awk_print_files(const Command& c, const WriteTarget& write);
+bool awk_print_files(const Command& c, const Writer& row, const WriteTarget& write);
 
 // gawk -i inplace / --include=inplace: the files it reads (after the program, or after the options
 // when -f names the program); and with any library loaded, the files the program prints to, as
 // for any awk.
-bool gawk_in_place_files(const Command& c, const WriteTarget& write) {
+bool gawk_in_place_files(const Command& c, const Writer& row, const WriteTarget& write) {
     const Words args = c.args();
     const AwkLine line = read_awk_line(args);
-    if (!line.in_place) return awk_print_files(c, write);
+    if (!line.in_place) return awk_print_files(c, row, write);
     if (c.fed_by_input) return true;
     for (std::size_t k = line.files; k < args.size(); ++k) write(args[k].text);
-    return awk_print_files(c, write);
+    return awk_print_files(c, row, write);
 }
 
 // cp, install, ln and mv: the destination (the last operand, or -t DIR); mv also its sources.
-bool destination_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    const Operands ops =
-        c.is("install") ? operands_of(args, "mogS", {"--mode", "--owner", "--group", "--suffix"})
-                        : operands_of(args, "S", {"--suffix"});
+bool destination_files(const Command& c, const Writer& row, const WriteTarget& write) {
+    std::vector<std::string_view> files;
+    std::optional<std::string_view> target_directory;
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        if (a->operand) files.push_back(a->text);
+        if (a->in("-t --ta(rget-directory) ") && a->value) target_directory = a->value;
+    }
     // A directory destination: the files land inside it.
     const auto into = [&](std::string_view dir) { write(std::string(dir) + "/f"); };
-    if (ops.target_directory) {
-        into(*ops.target_directory);
+    if (target_directory) {
+        into(*target_directory);
         if (c.is("mv"))
-            for (std::string_view f : ops.files) write(f);
+            for (std::string_view f : files) write(f);
         return false;
     }
-    if (ops.files.empty()) return c.fed_by_input;
+    if (files.empty()) return c.fed_by_input;
     if (c.is("mv"))
-        for (std::size_t k = 0; k + 1 < ops.files.size(); ++k) write(ops.files[k]);
-    if (ops.files.back().ends_with("/"))
-        into(ops.files.back());
+        for (std::size_t k = 0; k + 1 < files.size(); ++k) write(files[k]);
+    if (files.back().ends_with("/"))
+        into(files.back());
     else
-        write(ops.files.back());
+        write(files.back());
     return false;
 }
 
 // dd: its of= operand.
-bool dd_output_files(const Command& c, const WriteTarget& write) {
+bool dd_output_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     for (const Word& w : args)
         if (w.text.starts_with("of=")) write(w.text.substr(3));
@@ -310,7 +240,7 @@ bool dd_output_files(const Command& c, const WriteTarget& write) {
 }
 
 // `print > "file"` / `printf … >> "file"` in the program (§7.2): the first operand.
-bool awk_print_files(const Command& c, const WriteTarget& write) {
+bool awk_print_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     const AwkLine line = read_awk_line(args);
     if (!line.program) return false; // a program file, or none
@@ -352,44 +282,8 @@ bool awk_print_files(const Command& c, const WriteTarget& write) {
     return false;
 }
 
-// touch: its operands.
-bool touch_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    const Operands ops = operands_of(args, "dtr", {"--date", "--reference", "--time"});
-    for (std::string_view f : ops.files) write(f);
-    return false;
-}
-
-// sponge: its operand, the file it soaks stdin into.
-bool sponge_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    for (const Word& w : args)
-        if (!is_option(w.text)) write(w.text);
-    return false;
-}
-
-// sort -o FILE / --output=FILE.
-bool sort_output_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.starts_with("--output="))
-            write(w.substr(9));
-        else if (w == "--output" && i + 1 < args.size())
-            write(args[++i].text);
-        else if (w.size() > 1 && w[0] == '-' && w[1] != '-') {
-            const std::size_t o = w.find('o');
-            const std::size_t value = w.find_first_of("kStT");
-            if (o != std::string_view::npos && (value == std::string_view::npos || o < value))
-                write(o + 1 < w.size() ? w.substr(o + 1)
-                                       : (i + 1 < args.size() ? args[++i].text : ""));
-        }
-    }
-    return false;
-}
-
 // tar -x (and `tar xf`, --extract, --get): into -C DIR / --directory, else cwd.
-bool tar_extract_files(const Command& c, const WriteTarget& write) {
+bool tar_extract_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     bool extract = false;
     std::optional<std::string_view> directory;
@@ -437,62 +331,31 @@ bool tar_extract_files(const Command& c, const WriteTarget& write) {
     return false;
 }
 
-// zip ARCHIVE FILES…: the archive is written (§7.3).
-bool zip_files(const Command& c, const WriteTarget& write) {
-    const Operands ops = operands_of(c.args(), "bnt", {"--temp-path", "--suffixes"});
-    if (!ops.files.empty()) write(ops.files.front());
-    return false;
-}
-
 // shred without -u overwrites its operands in place (§7.3); with -u it is R3's.
-bool shred_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
+bool shred_files(const Command& c, const Writer& row, const WriteTarget& write) {
     std::vector<std::string_view> files;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "--") {
-            for (++i; i < args.size(); ++i) files.push_back(args[i].text);
-            break;
-        }
-        if (w.starts_with("--")) {
-            if (is_long_prefix(w.substr(0, w.find('=')), "--remove", 4)) return false;
-            continue;
-        }
-        if (is_option(w)) {
-            for (std::size_t k = 1; k < w.size(); ++k) {
-                if (w[k] == 'u') return false;
-                if (w[k] == 'n' || w[k] == 's') {
-                    if (k + 1 == w.size()) ++i;
-                    break;
-                }
-            }
-            continue;
-        }
-        files.push_back(w);
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        if (a->in("-u --re(move) ")) return false;
+        if (a->operand) files.push_back(a->text);
     }
     for (const std::string_view f : files) write(f);
     return false;
 }
 
 // flock FILE …: creates FILE, as touch does (§7.3); a descriptor number is no file.
-bool flock_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "-w" || w == "-E" || w == "--timeout" || w == "--conflict-exit-code") {
-            ++i;
-            continue;
-        }
-        if (is_option(w)) continue;
-        if (w.find_first_not_of("0123456789") != std::string_view::npos) write(w);
+bool flock_files(const Command& c, const Writer& row, const WriteTarget& write) {
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        if (!a->operand) continue;
+        if (a->text.find_first_not_of("0123456789") != std::string_view::npos) write(a->text);
         break;
     }
     return false;
 }
 
-// script [FILE]: the typescript (`./typescript` when none), and the logs -O / -B / -I / -T name
-// (§7.3).
-bool script_files(const Command& c, const WriteTarget& write) {
+// script [FILE]: the typescript (`./typescript` when none), and the logs its options name (§7.3).
+bool script_files(const Command& c, const Writer& row, const WriteTarget& write) {
     // A wrapper's words end at what it runs: the FILE after `-c STRING` is read from the simple
     // command as written.
     Words args = c.args();
@@ -500,28 +363,20 @@ bool script_files(const Command& c, const WriteTarget& write) {
     if (!c.simple_words.empty() && first >= c.simple_words.data() &&
         first < c.simple_words.data() + c.simple_words.size())
         args = c.simple_words.subspan(static_cast<std::size_t>(first - c.simple_words.data()) + 1);
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.size() == 2 && w[0] == '-' &&
-            std::string_view("OBIT").find(w[1]) != std::string_view::npos) {
-            if (i + 1 < args.size()) write(args[++i].text);
-            continue;
+    OptionReader reader(args, row.options);
+    while (const auto a = reader.next()) {
+        if (a->operand) {
+            write(a->text);
+            return false;
         }
-        if (w.size() == 2 && w[0] == '-' &&
-            std::string_view("cEom").find(w[1]) != std::string_view::npos) {
-            ++i;
-            continue;
-        }
-        if (is_option(w)) continue;
-        write(w);
-        return false;
+        if (a->in(row.writes) && a->value) write(*a->value);
     }
     write("./typescript");
     return false;
 }
 
 // unzip: into -d DIR, else cwd; -l, -v, -t, -Z and -p only list or print.
-bool unzip_files(const Command& c, const WriteTarget& write) {
+bool unzip_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     std::optional<std::string_view> directory;
     bool lists = false;
@@ -539,139 +394,54 @@ bool unzip_files(const Command& c, const WriteTarget& write) {
 }
 
 // rsync: into its last operand, a remote one (host:path) excepted.
-bool rsync_destination_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
+bool rsync_destination_files(const Command& c, const Writer& row, const WriteTarget& write) {
     std::vector<std::string_view> operands;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w == "-e" || w == "--rsh" || w == "--exclude" || w == "--include" || w == "--filter" ||
-            w == "-f") {
-            ++i;
-            continue;
-        }
-        if (!is_option(w)) operands.push_back(w);
-    }
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next())
+        if (a->operand) operands.push_back(a->text);
     if (operands.size() >= 2 && operands.back().find(':') == std::string_view::npos)
         write(std::string(operands.back()) + "/f");
     return false;
 }
 
-// truncate: its operands.
-bool truncate_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    const Operands ops = operands_of(args, "sr", {"--size", "--reference"});
-    for (std::string_view f : ops.files) write(f);
-    return false;
-}
-
-// curl -o FILE / --output, and -O / --remote-name into --output-dir or cwd.
-bool curl_output_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
-    bool remote_name = false, output_dir = false;
-    std::string_view output_directory;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.starts_with("--")) {
-            const std::size_t eq = w.find('=');
-            const std::string_view option = w.substr(0, eq);
-            if (option == "--output" || option == "--cookie-jar" || option == "--dump-header" ||
-                option == "--trace" || option == "--trace-ascii" || option == "--stderr" ||
-                option == "--libcurl") {
-                // The output, and the files curl logs into (§7.3).
-                write(eq != std::string_view::npos ? w.substr(eq + 1)
-                                                   : (i + 1 < args.size() ? args[++i].text : ""));
-            } else if (option == "--remote-name" || option == "--remote-name-all") {
-                remote_name = true;
-            } else if (option == "--output-dir") {
-                output_dir = true;
-                const std::string_view dir = eq != std::string_view::npos
-                                                 ? w.substr(eq + 1)
-                                                 : (i + 1 < args.size() ? args[++i].text : "");
-                output_directory = dir;
-            } else if (eq == std::string_view::npos && option != "--silent" &&
-                       option != "--location" && option != "--fail" && option != "--show-error" &&
-                       option != "--insecure" && option != "--compressed" &&
-                       option != "--verbose" && option != "--include" && option != "--head" &&
-                       option != "--globoff" && option != "--create-dirs" &&
-                       option != "--progress-bar" && option != "--no-progress-meter") {
-                // Most of curl's long options take a value; the flags above are the common
-                // ones.
-                if (i + 1 < args.size() && !args[i + 1].text.starts_with("-")) ++i;
-            }
-            continue;
-        }
-        if (!is_option(w)) continue;
-        for (std::size_t k = 1; k < w.size(); ++k) {
-            const char ch = w[k];
-            if (ch == 'O') remote_name = true;
-            if (ch == 'o' || ch == 'c' || ch == 'D') { // -c cookie jar, -D headers (§7.3)
-                write(k + 1 < w.size() ? w.substr(k + 1)
-                                       : (i + 1 < args.size() ? args[++i].text : ""));
-                break;
-            }
-            if (std::string_view("AbcCdDeEFHKmPQrtTuUwxXyYz").find(ch) != std::string_view::npos) {
-                if (k + 1 == w.size()) ++i;
-                break;
-            }
-        }
+// curl: the files its options name (the output, and the files curl logs into, §7.3), and -O /
+// --remote-name into --output-dir or cwd.
+bool curl_output_files(const Command& c, const Writer& row, const WriteTarget& write) {
+    bool remote_name = false;
+    std::optional<std::string_view> output_directory;
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        if (a->in(row.writes))
+            write(a->value.value_or(""));
+        else if (a->in("-O --remote-name --remote-name-all "))
+            remote_name = true;
+        else if (a->in("--output-dir "))
+            output_directory = a->value.value_or("");
     }
     if (remote_name) // into --output-dir, the tree root included (§7.2), else cwd
-        write(output_dir ? std::string(output_directory) + "/downloaded" : "./downloaded");
+        write(output_directory ? std::string(*output_directory) + "/downloaded" : "./downloaded");
     return false;
 }
 
-// wget -O FILE / --output-document, -P DIR / --directory-prefix, else into cwd (not with
-// --spider).
-bool wget_output_files(const Command& c, const WriteTarget& write) {
-    const Words args = c.args();
+// wget: the files its options name (-O FILE, and the logs -o / -a, §7.3), -P DIR /
+// --directory-prefix, else into cwd (not with --spider).
+bool wget_output_files(const Command& c, const Writer& row, const WriteTarget& write) {
     bool named = false, spider = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.starts_with("--")) {
-            const std::size_t eq = w.find('=');
-            const std::string_view option = w.substr(0, eq);
-            const auto value = [&] {
-                return eq != std::string_view::npos ? w.substr(eq + 1)
-                                                    : (i + 1 < args.size() ? args[++i].text : "");
-            };
-            if (option == "--output-document") {
-                write(value());
-                named = true;
-            } else if (option == "--directory-prefix") {
-                write(std::string(value()) + "/f");
-                named = true;
-            } else if (option == "--spider") {
-                spider = true;
-            } else if (option == "--output-file" || option == "--append-output") {
-                write(value()); // the log (§7.3)
-            }
-            continue;
-        }
-        if (!is_option(w)) continue;
-        for (std::size_t k = 1; k < w.size(); ++k) {
-            const char ch = w[k];
-            if (ch == 'O' || ch == 'P') {
-                const std::string_view v = k + 1 < w.size()
-                                               ? w.substr(k + 1)
-                                               : (i + 1 < args.size() ? args[++i].text : "");
-                if (ch == 'O') {
-                    write(v);
-                } else if (!v.empty()) {
-                    // A directory prefix: the file lands inside it.
-                    if (v != "-") write(std::string(v) + "/f");
-                }
-                named = true;
-                break;
-            }
-            if (ch == 'o' || ch == 'a') { // -o / -a: the log file (§7.3)
-                write(k + 1 < w.size() ? w.substr(k + 1)
-                                       : (i + 1 < args.size() ? args[++i].text : ""));
-                break;
-            }
-            if (std::string_view("eiBtTwQUlARDIXn").find(ch) != std::string_view::npos) {
-                if (k + 1 == w.size()) ++i;
-                break;
-            }
+    OptionReader reader(c.args(), row.options);
+    while (const auto a = reader.next()) {
+        const std::string_view value = a->value.value_or("");
+        if (a->in(row.writes)) {
+            write(value);
+            named = named || a->in("-O --output-document ");
+        } else if (a->in("--directory-prefix ")) {
+            write(std::string(value) + "/f");
+            named = true;
+        } else if (a->in("-P ")) {
+            // A directory prefix: the file lands inside it.
+            if (!value.empty() && value != "-") write(std::string(value) + "/f");
+            named = true;
+        } else if (a->in("--spider ")) {
+            spider = true;
         }
     }
     if (!named && !spider) write("./downloaded");
@@ -679,7 +449,7 @@ bool wget_output_files(const Command& c, const WriteTarget& write) {
 }
 
 // git apply writes into the work tree unless it only reports.
-bool git_apply_files(const Command& c, const WriteTarget& write) {
+bool git_apply_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     std::size_t i = 0;
     while (i < args.size() && is_option(args[i].text)) {
@@ -700,7 +470,7 @@ bool git_apply_files(const Command& c, const WriteTarget& write) {
 }
 
 // patch writes into the work tree unless it only checks.
-bool patch_files(const Command& c, const WriteTarget& write) {
+bool patch_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     for (const Word& w : args)
         if (w.text == "--dry-run" || w.text == "-C" || w.text == "--check") return false;
@@ -713,52 +483,102 @@ bool patch_files(const Command& c, const WriteTarget& write) {
 // only for a command loading a library (`gawk -i inplace`: the files it edits; with any library,
 // what the program prints to); any other awk command goes on down to the row that reads its
 // program's `print > "file"`.
-using WrittenFiles = bool (*)(const Command& c, const WriteTarget& write);
-using CommandForm = bool (*)(Words args);
+// GNU's copy family: -S / --suffix take a value, -t DIR / --target-directory (any prefix from --ta)
+// name the directory the files land in. touch, truncate and zip read -t the same way.
+constexpr OptionGrammar copy_options{.value_letters = "St",
+                                     .long_values = "--suffix --ta(rget-directory) "};
 
-struct Writer {
-    std::string_view name;          // the command, as Command::is matches it
-    bool versioned = false;         // the name and a version: perl5.36, ruby3.2
-    CommandForm only_for = nullptr; // when set: the row holds for this form of the command
-    WrittenFiles files; // reads the command's words, calls `write` for each file it writes
-};
+// sed: -e SCRIPT, -f FILE, -l N take a value, -i[SUFFIX] only the rest of its word; the long
+// options by any prefix GNU sed takes.
+constexpr OptionGrammar sed_options{.value_letters = "efl",
+                                    .attached_letters = "i",
+                                    .long_values = "--e(xpression) --fi(le) --l(ine-length) "};
 
 constexpr std::array writers{
-    Writer{.name = "tee", .files = tee_files},
-    Writer{.name = "sed", .files = sed_in_place_files},
-    Writer{.name = "gsed", .files = sed_in_place_files},
+    Writer{.name = "tee", .operands = Written::all},
+    Writer{.name = "sed", .options = sed_options, .files = sed_in_place_files},
+    Writer{.name = "gsed", .options = sed_options, .files = sed_in_place_files},
     Writer{.name = "perl", .versioned = true, .files = perl_in_place_files},
     Writer{.name = "ruby", .versioned = true, .files = ruby_in_place_files},
     Writer{.name = "gawk", .only_for = loads_library, .files = gawk_in_place_files},
     Writer{.name = "awk", .only_for = loads_library, .files = gawk_in_place_files},
-    Writer{.name = "cp", .files = destination_files},
-    Writer{.name = "install", .files = destination_files},
-    Writer{.name = "ln", .files = destination_files},
-    Writer{.name = "mv", .files = destination_files},
+    Writer{.name = "cp", .options = copy_options, .files = destination_files},
+    Writer{.name = "install",
+           .options = {.value_letters = "mogSt",
+                       .long_values = "--mode --owner --group --suffix --ta(rget-directory) "},
+           .files = destination_files},
+    Writer{.name = "ln", .options = copy_options, .files = destination_files},
+    Writer{.name = "mv", .options = copy_options, .files = destination_files},
     Writer{.name = "dd", .files = dd_output_files},
     Writer{.name = "awk", .files = awk_print_files},
     Writer{.name = "gawk", .files = awk_print_files},
     Writer{.name = "mawk", .files = awk_print_files},
     Writer{.name = "nawk", .files = awk_print_files},
     // §7.2's writers: touch, sort -o, tar -x, unzip, rsync, sponge.
-    Writer{.name = "touch", .files = touch_files},
-    Writer{.name = "sponge", .files = sponge_files},
-    Writer{.name = "sort", .files = sort_output_files},
+    Writer{.name = "touch",
+           .options = {.value_letters = "dtr",
+                       .long_values = "--date --reference --time --ta(rget-directory) "},
+           .operands = Written::all},
+    Writer{.name = "sponge", .options = {.dashdash_ends = false}, .operands = Written::all},
+    // sort's -k, -S, -t and -T end a cluster (their value is the rest of the word) but never take
+    // the next word; `--` ends nothing.
+    Writer{.name = "sort",
+           .options = {.value_letters = "o",
+                       .attached_letters = "kStT",
+                       .long_values = "--output ",
+                       .dashdash_ends = false},
+           .writes = "-o --output "},
     Writer{.name = "tar", .files = tar_extract_files},
     Writer{.name = "bsdtar", .files = tar_extract_files},
     Writer{.name = "unzip", .files = unzip_files},
-    Writer{.name = "rsync", .files = rsync_destination_files},
-    Writer{.name = "truncate", .files = truncate_files},
-    Writer{.name = "curl", .files = curl_output_files},
-    Writer{.name = "wget", .files = wget_output_files},
+    Writer{.name = "rsync",
+           .options = {.value_words = "-e -f ",
+                       .long_values = "--rsh --exclude --include --filter ",
+                       .dashdash_ends = false},
+           .files = rsync_destination_files},
+    Writer{.name = "truncate",
+           .options = {.value_letters = "srt",
+                       .long_values = "--size --reference --ta(rget-directory) "},
+           .operands = Written::all},
+    // Most of curl's long options take a value; the flags listed are the common ones.
+    Writer{.name = "curl",
+           .options = {.value_letters = "AbcCdDeEFHKmPQrtTuUwxXyYzo",
+                       .long_values = "--output --cookie-jar --dump-header --trace --trace-ascii "
+                                      "--stderr --libcurl --output-dir ",
+                       .long_flags = "--remote-name --remote-name-all --silent --location --fail "
+                                     "--show-error --insecure --compressed --verbose --include "
+                                     "--head --globoff --create-dirs --progress-bar "
+                                     "--no-progress-meter ",
+                       .dashdash_ends = false,
+                       .unknown_long_values = true},
+           .writes = "-o -c -D --output --cookie-jar --dump-header --trace --trace-ascii --stderr "
+                     "--libcurl ",
+           .files = curl_output_files},
+    Writer{.name = "wget",
+           .options = {.value_letters = "OPoaeiBtTwQUlARDIXn",
+                       .long_values = "--output-document --directory-prefix --output-file "
+                                      "--append-output ",
+                       .dashdash_ends = false},
+           .writes = "-O -o -a --output-document --output-file --append-output ",
+           .files = wget_output_files},
     Writer{.name = "git", .files = git_apply_files},
     Writer{.name = "patch", .files = patch_files},
     // §7.3's writers: zip ARCHIVE, shred without -u, flock FILE, script [FILE]; tar -c/-r/-u,
     // curl's and wget's logs and sed's `w FILE` are read by their entries above.
-    Writer{.name = "zip", .files = zip_files},
-    Writer{.name = "shred", .files = shred_files},
-    Writer{.name = "flock", .files = flock_files},
-    Writer{.name = "script", .files = script_files},
+    Writer{.name = "zip",
+           .options = {.value_letters = "bnt",
+                       .long_values = "--temp-path --suffixes --ta(rget-directory) "},
+           .operands = Written::first},
+    Writer{.name = "shred", .options = {.value_letters = "ns"}, .files = shred_files},
+    Writer{.name = "flock",
+           .options = {.value_words = "-w -E ",
+                       .long_values = "--timeout --conflict-exit-code ",
+                       .dashdash_ends = false},
+           .files = flock_files},
+    Writer{.name = "script",
+           .options = {.value_words = "-O -B -I -T -c -E -o -m ", .dashdash_ends = false},
+           .writes = "-O -B -I -T ",
+           .files = script_files},
 };
 
 } // namespace
@@ -767,7 +587,7 @@ bool written_files(const Command& c, const WriteTarget& write) {
     for (const Writer& writer : writers) {
         if (!(writer.versioned ? is_versioned(c.name, writer.name) : c.is(writer.name))) continue;
         if (writer.only_for != nullptr && !writer.only_for(c.args())) continue;
-        return writer.files(c, write);
+        return (writer.files != nullptr ? writer.files : row_files)(c, writer, write);
     }
     return false;
 }

@@ -1,0 +1,109 @@
+// options.cpp: shell-guard's one option reader (options.hpp).
+#include "shell-guard/options.hpp"
+
+#include <string>
+
+namespace viber::shell_guard {
+
+namespace {
+
+std::string folded(std::string_view word) {
+    std::string out;
+    for (const char c : word) out += lower(c);
+    return out;
+}
+
+bool has(std::string_view letters, char c) {
+    return letters.find(c) != std::string_view::npos;
+}
+
+// `entry` names `option`: equal, or for `--ta(rget-dir)` a prefix of `--target-dir` from `--ta`.
+bool names(std::string_view entry, std::string_view option) {
+    const std::size_t open = entry.find('(');
+    if (open == std::string_view::npos) return entry == option;
+    const std::string_view head = entry.substr(0, open);
+    std::string_view tail = entry.substr(open + 1);
+    if (tail.ends_with(")")) tail.remove_suffix(1);
+    return option.starts_with(head) && tail.starts_with(option.substr(head.size()));
+}
+
+} // namespace
+
+bool lists(std::string_view list, std::string_view option) {
+    while (!list.empty()) {
+        const std::size_t space = list.find(' ');
+        if (names(list.substr(0, space), option)) return true;
+        if (space == std::string_view::npos) break;
+        list.remove_prefix(space + 1);
+    }
+    return false;
+}
+
+bool Argument::in(std::string_view list) const {
+    if (operand) return false;
+    if (letter == 0) return lists(list, text);
+    const char spelled[2] = {'-', letter};
+    return lists(list, std::string_view(spelled, 2));
+}
+
+std::optional<Argument> OptionReader::next() {
+    if (letter_ != 0) return letter();
+    if (word_ >= args_.size()) return std::nullopt;
+    const std::size_t at = word_++;
+    const std::string_view w = args_[at].text;
+    const auto next_word = [&]() -> std::optional<std::string_view> {
+        if (word_ < args_.size()) return args_[word_++].text;
+        ++word_;
+        return std::nullopt;
+    };
+    if (operands_ || !is_option(w)) {
+        operands_ = operands_ || grammar_.operand_ends;
+        return Argument{.word = at, .text = w, .operand = true};
+    }
+    if (grammar_.dashdash_ends && w == "--") {
+        operands_ = true;
+        return next();
+    }
+    if (lists(grammar_.value_words, w))
+        return Argument{.word = at, .letter = w[1], .value = next_word()};
+    if (w.starts_with("--") || !grammar_.clusters) {
+        const std::size_t eq = w.find('=');
+        Argument option{.word = at, .text = w.substr(0, eq)};
+        option.attached = eq != std::string_view::npos;
+        if (option.attached)
+            option.value = w.substr(eq + 1);
+        else if (lists(grammar_.long_values,
+                       grammar_.fold_case ? folded(option.text) : option.text))
+            option.value = next_word();
+        else if (grammar_.unknown_long_values && !lists(grammar_.long_flags, option.text) &&
+                 word_ < args_.size() && !args_[word_].text.starts_with("-"))
+            option.value = next_word();
+        return option;
+    }
+    word_ = at;
+    letter_ = 1;
+    return letter();
+}
+
+Argument OptionReader::letter() {
+    const std::string_view w = args_[word_].text;
+    const char c = w[letter_];
+    Argument option{.word = word_, .letter = c};
+    if (has(grammar_.value_letters, c) || has(grammar_.attached_letters, c)) {
+        option.attached = letter_ + 1 < w.size();
+        if (option.attached)
+            option.value = w.substr(letter_ + 1);
+        else if (has(grammar_.value_letters, c) && ++word_ < args_.size())
+            option.value = args_[word_].text;
+        letter_ = 0;
+        ++word_;
+        return option;
+    }
+    if (++letter_ == w.size()) {
+        letter_ = 0;
+        ++word_;
+    }
+    return option;
+}
+
+} // namespace viber::shell_guard
