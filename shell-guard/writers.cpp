@@ -363,15 +363,18 @@ bool script_files(const Command& c, const Writer& row, const WriteTarget& write)
     if (!c.simple_words.empty() && first >= c.simple_words.data() &&
         first < c.simple_words.data() + c.simple_words.size())
         args = c.simple_words.subspan(static_cast<std::size_t>(first - c.simple_words.data()) + 1);
+    // Options may follow the typescript's name (util-linux reads them in any order).
     OptionReader reader(args, row.options);
+    bool named = false;
     while (const auto a = reader.next()) {
         if (a->operand) {
-            write(a->text);
-            return false;
+            if (!named) write(a->text);
+            named = true;
+        } else if (a->in(row.writes) && a->value) {
+            write(*a->value);
         }
-        if (a->in(row.writes) && a->value) write(*a->value);
     }
-    write("./typescript");
+    if (!named) write("./typescript");
     return false;
 }
 
@@ -521,13 +524,13 @@ constexpr std::array writers{
            .operands = Written::all},
     Writer{.name = "sponge", .options = {.dashdash_ends = false}, .operands = Written::all},
     // sort's -k, -S, -t and -T end a cluster (their value is the rest of the word) but never take
-    // the next word; `--` ends nothing.
+    // the next word; `--` ends nothing. GNU sort takes any prefix of --output (`--o=FILE`).
     Writer{.name = "sort",
            .options = {.value_letters = "o",
                        .attached_letters = "kStT",
-                       .long_values = "--output ",
+                       .long_values = "--o(utput) ",
                        .dashdash_ends = false},
-           .writes = "-o --output "},
+           .writes = "-o --o(utput) "},
     Writer{.name = "tar", .files = tar_extract_files},
     Writer{.name = "bsdtar", .files = tar_extract_files},
     Writer{.name = "unzip", .files = unzip_files},
@@ -575,9 +578,15 @@ constexpr std::array writers{
                        .long_values = "--timeout --conflict-exit-code ",
                        .dashdash_ends = false},
            .files = flock_files},
+    // util-linux script: -c, -E, -I, -O, -B, -T, -m and -o take a value (attached or the next
+    // word), -t only an attached one; long options by any unambiguous prefix.
     Writer{.name = "script",
-           .options = {.value_words = "-O -B -I -T -c -E -o -m ", .dashdash_ends = false},
-           .writes = "-O -B -I -T ",
+           .options = {.value_letters = "cEIOBTmo",
+                       .attached_letters = "t",
+                       .long_values = "--c(ommand) --e(cho) --log-in --log-io --log-o(ut) "
+                                      "--log-t(iming) --logging(-format) --ou(tput-limit) ",
+                       .dashdash_ends = false},
+           .writes = "-O -B -I -T --log-in --log-io --log-o(ut) --log-t(iming) ",
            .files = script_files},
 };
 
