@@ -1,13 +1,16 @@
 // input_budget.hpp: a fuzz input that is slow or fat is a finding like a crash.
 //
 // The guard targets run each input's whole decision inside an InputBudget: past 50 ms of the
-// thread's CPU time per started KiB of input (CPU time, so a busy machine that deschedules the
-// fuzzer does not make a finding), or with the resident set grown by more than 64 MB over the call,
-// the target aborts, so libFuzzer saves the input as a crash (docs/command-model.md, "Caps and
-// cost": every decision is linear in the command). The allowance grows with the input because
-// the fuzz build's coverage and sanitizer instrumentation slow each byte 20-50 times (a 5 KB line
-// of 1,000 `nice` takes 0.5 ms in release and about 25 ms here): a linear decision stays far
-// inside it, a quadratic one leaves it within a few KiB. The release binary's own figures are
+// thread's CPU time per started KiB of text the command model lexes (CPU time, so a busy machine
+// that deschedules the fuzzer does not make a finding), or with the resident set grown by more
+// than 64 MB over the call, the target aborts, so libFuzzer saves the input as a crash
+// (docs/command-model.md, "Caps and cost": every decision is linear in the command plus the
+// expansion allowance). The text lexed is the command and the values, eval strings and typed lines
+// its reading expanded (`shell::Summary::expanded_bytes`): a 50-byte `eval` of a variable whose
+// value names itself lexes the whole 64 KiB allowance, linearly. The allowance grows with the text
+// because the fuzz build's coverage and sanitizer instrumentation slow each byte 20-50 times (a
+// 5 KB line of 1,000 `nice` takes 0.5 ms in release and about 25 ms here): a linear decision stays
+// far inside it, a quadratic one leaves it within a few KiB. The release binary's own figures are
 // bench/'s.
 //
 // A run over the budget is run again, three runs in all, and only an input over it on every run
@@ -19,6 +22,7 @@
 
 #include "common/io/decision.hpp"
 #include "common/io/trace.hpp"
+#include "common/shell/shell_lexer.hpp"
 
 #include <algorithm>
 #include <boost/json/object.hpp>
@@ -33,8 +37,8 @@ namespace viber::fuzzing {
 
 class InputBudget {
 public:
-    explicit InputBudget(std::size_t input_bytes)
-        : max_ms_(ms_per_kib * static_cast<long long>(1 + input_bytes / 1024)) {}
+    explicit InputBudget(std::size_t lexed_bytes)
+        : max_ms_(ms_per_kib * static_cast<long long>(1 + lexed_bytes / 1024)) {}
 
     // Runs `run` (the same work each time), again while a run is over the budget, at most `runs`
     // times in all; aborts when every run was over it.
@@ -101,9 +105,18 @@ private:
     long long max_ms_;
 };
 
+// The bytes the command model lexes reading `command`: the command and what its reading expanded.
+inline std::size_t lexed_bytes(std::string_view command) {
+    struct Ignore final : shell::CommandSink {
+        void command(const shell::Command&) override {}
+    } ignore;
+    return command.size() + shell::read_commands(command, ignore).expanded_bytes;
+}
+
 // A guard's whole decision on `command` as the Bash call of viber:task-coder (with `cwd` when it
 // is not empty), in hook mode and again with --explain's trace on, each inside an InputBudget of
-// `command`'s size. A deny whose reason does not open with `reason_prefix` aborts too.
+// the bytes the model lexes reading `command`. A deny whose reason does not open with
+// `reason_prefix` aborts too.
 inline void decide_guard_within_budget(std::string_view command, std::string_view cwd,
                                        Decision (*decide)(const HookInput&, Trace&),
                                        std::string_view reason_prefix) {
@@ -112,7 +125,7 @@ inline void decide_guard_within_budget(std::string_view command, std::string_vie
                                 {"tool_input", boost::json::object{{"command", command}}}};
     if (!cwd.empty()) payload["cwd"] = cwd;
     const HookInput in{&payload, command};
-    const InputBudget budget(command.size());
+    const InputBudget budget(lexed_bytes(command));
     for (const bool explaining : {false, true}) {
         budget.enforce([&] {
             Trace trace = explaining ? Trace::explaining() : Trace();

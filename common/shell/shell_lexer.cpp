@@ -214,6 +214,7 @@ Summary read_commands(std::string_view command, CommandSink& sink, const Options
     } catch (...) {
         // bad_alloc or a sink's exception: what was found has been handed over.
     }
+    reading.summary.expanded_bytes = expansion_budget - reading.expansion_budget;
     return reading.summary;
 }
 

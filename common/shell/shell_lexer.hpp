@@ -130,6 +130,9 @@ struct Summary {
     // A value the command gives (a literal variable, an alias, `$(echo …)`) was not read as the
     // commands it stands for: the values read before it took the whole expansion budget.
     bool reached_expansion_cap = false;
+    // Bytes of expanded text the reading took (values, eval strings, typed lines): at most the
+    // command's length plus the expansion allowance (docs/command-model.md, "Caps and cost").
+    std::size_t expanded_bytes = 0;
 };
 
 struct Options {

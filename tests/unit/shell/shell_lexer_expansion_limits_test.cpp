@@ -124,3 +124,17 @@ BOOST_AUTO_TEST_CASE(a_short_command_that_runs_one_value_a_few_times_stays_withi
     BOOST_TEST(reading.npm == 3u);
     BOOST_TEST(!reading.summary.reached_expansion_cap);
 }
+
+BOOST_AUTO_TEST_CASE(the_summary_counts_the_expanded_bytes_within_the_budget) {
+    // `$c` three times: the seven bytes of its value each time.
+    BOOST_TEST(read("c='echo hi'; $c; $c; $c").summary.expanded_bytes == 21u);
+    BOOST_TEST(read("echo hi; ls").summary.expanded_bytes == 0u);
+    // A value whose reading writes the variable's own use again (`$c=…` is the command word
+    // `$c` expands in): fifty bytes spend the whole allowance, and no more.
+    const std::string self = "c='$c'=\\''\\x6bill -9 -1'\\''; eval \"$c\"'; eval \"$c\"";
+    BOOST_TEST(self.size() == 50u);
+    const Summary summary = read(self).summary;
+    BOOST_TEST(summary.reached_expansion_cap);
+    BOOST_TEST(summary.expanded_bytes > std::size_t{60} << 10);
+    BOOST_TEST(summary.expanded_bytes <= self.size() + (std::size_t{64} << 10));
+}
