@@ -15,6 +15,7 @@
 #include "common/os/git.hpp"
 #include "common/os/os.hpp"
 #include "common/os/paths.hpp"
+#include "common/transcript/transcript_window.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/reasons.hpp"
@@ -370,7 +371,8 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace, const
                                                            .plan_writes = true,
                                                            .paired_agents = paired_agents,
                                                            .settle_later = true,
-                                                           .byte_limit = sources.transcript_bytes});
+                                                           .byte_limit = sources.transcript_bytes,
+                                                           .pairing = transcript::pairing_window});
     if (trace.on())
         trace.read("transcript " + std::string(*transcript_path) +
                    (input.scan.readable ? " (" + std::to_string(input.scan.lines) + " lines)"

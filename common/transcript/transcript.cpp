@@ -17,9 +17,9 @@
 #include "common/io/files.hpp"
 #include "common/io/payload.hpp"
 #include "common/os/os.hpp"
+#include "common/transcript/transcript_candidates.hpp"
 #include "common/transcript/transcript_lines.hpp"
 #include "common/transcript/transcript_reading.hpp"
-#include "common/transcript/transcript_window.hpp"
 
 #include <algorithm>
 #include <array>
@@ -53,14 +53,16 @@ public:
             std::size_t window_entries)
         : request_(request), kernel_(fast::resolve(kernel)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size),
-          window_(request_, scan_, arena_, buffer_size_, window_entries) {}
+          window_(request_.pairing != nullptr ? request_.pairing(request_, scan_, arena_,
+                                                                 buffer_size_, window_entries)
+                                              : nullptr) {}
 
     Scan run(Source& source) {
         // Zeros before the data for the kernels' look-behind, then room to align the data. The
         // rest is left as it is: a page of it the reads never reach is never touched.
         buffer_.reset(new char[look_behind + 2 * read_alignment + buffer_size_ + buffer_padding]);
         source_ = &source;
-        window_.reads_from(source);
+        if (window_) window_->reads_from(source);
         char* const front = buffer_.get() + look_behind;
         char* const data =
             front + (read_alignment - reinterpret_cast<std::uintptr_t>(front) % read_alignment);
@@ -91,7 +93,8 @@ public:
             if (failed_) return failed();
             if (at_end) {
                 if (buffer_offset_ + filled > line_start_) end_line(filled);
-                if (!failed_ && !request_.settle_later && !window_.absorb_all()) failed_ = true;
+                if (!failed_ && !request_.settle_later && window_ && !window_->absorb_all())
+                    failed_ = true;
                 if (failed_) return failed();
                 buffer_.reset(); // only the window's places outlive the scan
                 scan_.readable = true;
@@ -136,12 +139,12 @@ public:
     }
 
     // True when a settle_later scan has pairing left to settle (PairingWindow::pending).
-    bool pending() const { return window_.pending(); }
+    bool pending() const { return window_ && window_->pending(); }
 
     // settle_pairing() for the scan this scanner returned.
     bool settle(Scan& scan, std::span<const PairedAgent> agents) {
         scan_ = std::move(scan);
-        const bool settled = window_.settle(agents);
+        const bool settled = !window_ || window_->settle(agents);
         scan = std::move(scan_);
         return settled;
     }
@@ -166,7 +169,8 @@ private:
             mask |= plan_write_needles;
             // Verdict lines matter only once a kept dispatch could be closed by one: whether one
             // is kept is known only when the window is paired (worth_pairing checks it there).
-            if (scan_.last_plan_write && !request_.paired_agents.empty()) mask |= pairing_needles;
+            if (scan_.last_plan_write && window_ && !request_.paired_agents.empty())
+                mask |= pairing_needles;
         }
         return mask;
     }
@@ -175,7 +179,8 @@ private:
     // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
     // no kept dispatch. `held` is a long line read again (not in the buffer).
     std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        return window_.worth_pairing(worth_parsing_signals(relevant, held, false), held);
+        relevant = worth_parsing_signals(relevant, held, false);
+        return window_ ? window_->worth_pairing(relevant, held) : relevant;
     }
 
     // A line held whole in the buffer kept `plans` only where it lies in a file_path's value
@@ -253,16 +258,17 @@ private:
         if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held, true);
         if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
             // Only pairing can want this line: its place is kept, its bytes are not parsed now.
-            if (!window_.defer(line, line_start_, length, relevant)) failed_ = true;
+            if (!window_->defer(line, line_start_, length, relevant)) failed_ = true;
             relevant = 0;
         } else if ((relevant & pairing_needles) != 0) {
             // A line parsed now that pairing also reads: the lines before it are paired first.
-            if (!window_.absorb_all()) {
+            if (!window_->absorb_all()) {
                 failed_ = true;
                 return;
             }
         }
-        if (relevant != 0 && !line_dropped_) relevant = window_.worth_pairing(relevant, held);
+        if (relevant != 0 && !line_dropped_ && window_)
+            relevant = window_->worth_pairing(relevant, held);
         if (relevant != 0) {
             try {
                 char* bytes = nullptr;
@@ -338,11 +344,11 @@ private:
 
         if ((relevant & (1u << detail::needle_verdict)) && scan_.last_plan_write &&
             !plan_write_here && !dispatch_here) {
-            window_.verdict_line(line, bytes, parsed);
+            window_->verdict_line(line, bytes, parsed);
         }
         if ((relevant & (1u << detail::needle_tool_error)) && scan_.last_plan_write &&
             !plan_write_here)
-            window_.tool_errors(line, record);
+            window_->tool_errors(line, record);
     }
 
     void tool_use(std::size_t line, const json::object& use, bool& plan_write_here,
@@ -373,14 +379,14 @@ private:
                 scan_.dispatches.clear();
                 scan_.verdicts.clear();
                 scan_.failed_dispatches.clear();
-                window_.restart();
+                if (window_) window_->restart();
                 plan_write_here = true;
             }
         } else if (request_.plan_writes && scan_.last_plan_write) {
             // Any dispatch makes its line a dispatch, never a verdict line.
             if (const auto type = dispatch_type(use)) {
                 dispatch_here = true;
-                window_.dispatched(line, use, *input, *type);
+                if (window_) window_->dispatched(line, use, *input, *type);
             }
         }
     }
@@ -402,7 +408,9 @@ private:
     bool failed_ = false;
     std::string long_line_;
     Scan scan_;
-    PairingWindow window_; // fills scan_ with the kept dispatches and verdict lines
+    // The caller's pairing (Request::pairing), which fills scan_ with the kept dispatches and
+    // verdict lines; nullptr when nothing is paired.
+    std::unique_ptr<Candidates> window_;
 };
 
 // 64 KiB (os::read_size_for a file of unknown size): every page of the buffer is a fault on a

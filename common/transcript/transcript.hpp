@@ -68,6 +68,9 @@ struct PlanWrite {
 
 // Lines after the last plan write that only pairing reads, waiting for settle_pairing (opaque).
 class PendingPairing;
+// The caller's pairing, which the scanner hands the dispatch and verdict candidates to
+// (transcript_candidates.hpp).
+class Candidates;
 
 enum class Signals {
     planner,      // plan-gate: Skill planner / viber:planner
@@ -114,6 +117,13 @@ struct Request {
     // Read only the file's first `byte_limit` bytes (0: all of it): --replay judges a recorded
     // call on the transcript as it stood then, a prefix of the file as it is now.
     std::uint64_t byte_limit = 0;
+    // The caller's pairing (plan-gate's pairing window), made for the scan's Scan, parse arena,
+    // read-buffer size and window size; nullptr: nothing is paired, the lists stay empty.
+    using Pairing = std::unique_ptr<Candidates> (*)(const Request& request, Scan& scan,
+                                                    std::span<unsigned char> arena,
+                                                    std::size_t buffer_size,
+                                                    std::size_t window_entries);
+    Pairing pairing = nullptr;
 };
 
 // Lines longer than this are passed over unparsed (docs/contract.md, "Bounded").

@@ -539,3 +539,14 @@ void PairingWindow::record_failure(FailedDispatch failure) {
 }
 
 } // namespace viber::transcript::internal
+
+namespace viber::transcript {
+
+std::unique_ptr<Candidates> pairing_window(const Request& request, Scan& scan,
+                                           std::span<unsigned char> arena, std::size_t buffer_size,
+                                           std::size_t window_entries) {
+    return std::make_unique<internal::PairingWindow>(request, scan, arena, buffer_size,
+                                                     window_entries);
+}
+
+} // namespace viber::transcript

@@ -5,6 +5,7 @@
 
 #include "common/fast/buffer.hpp"
 #include "common/transcript/transcript.hpp"
+#include "common/transcript/transcript_candidates.hpp"
 #include "common/transcript/transcript_lines.hpp"
 #include "common/transcript/transcript_pairing.hpp"
 #include "common/transcript/transcript_reading.hpp"
@@ -14,6 +15,7 @@
 #include <boost/json/value.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,7 +35,7 @@ namespace viber::transcript::internal {
 //
 // The scanner owns the window and the Scan it fills: the window adds the kept dispatches and
 // verdict lines to that Scan, and reads the lines it kept again from the scanner's source.
-class PairingWindow {
+class PairingWindow final : public Candidates {
 public:
     // `scan` and `arena` are the scanner's: the window parses only between the scanner's lines,
     // so the two share the parse arena.
@@ -44,11 +46,12 @@ public:
           singles_(request.paired_agents.size()), pairing_(request.paired_agents) {}
 
     // Where the lines kept are read again from.
-    void reads_from(Source& source) { source_ = &source; }
+    void reads_from(Source& source) override { source_ = &source; }
 
     // Keeps the place of a line only pairing can want; false when the scan can say nothing (the
     // window could not be absorbed to make room). Inline: the scan calls it for every such line.
-    bool defer(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles) {
+    bool defer(std::size_t line, std::uint64_t offset, std::size_t length,
+               std::uint32_t needles) override {
         // A line numbered at most its offset plus one fits a Deferred with it; past 2^48 bytes
         // the scan says nothing.
         if (offset >= Deferred::most) return fail();
@@ -74,16 +77,16 @@ public:
 
     // Drops needles whose lines cannot matter to pairing, from the raw bytes alone (no parse): a
     // dispatch naming no paired agent, a verdict line that can close no kept dispatch.
-    std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held) {
+    std::uint32_t worth_pairing(std::uint32_t relevant, std::string_view held) override {
         return worth_pairing(relevant, held, Who::all);
     }
 
     // Pairs every line kept, in order, and empties the window; false when the scan can say
     // nothing.
-    bool absorb_all() { return absorb(window_.size()); }
+    bool absorb_all() override { return absorb(window_.size()); }
 
     // A plan write: dispatches and verdicts restart after it.
-    void restart() {
+    void restart() override {
         window_.clear();
         singles_.assign(singles_.size(), SingleReviewer{});
         pairing_.restart();
@@ -91,19 +94,20 @@ public:
 
     // A dispatch and a verdict line parsed as the scan read them (see the private overloads).
     void dispatched(std::size_t line, const boost::json::object& use,
-                    const boost::json::object& input, std::string_view type) {
+                    const boost::json::object& input, std::string_view type) override {
         dispatched(line, use, input, type, Who::all);
     }
-    void verdict_line(std::size_t line, std::string_view bytes, const boost::json::value& parsed) {
+    void verdict_line(std::size_t line, std::string_view bytes,
+                      const boost::json::value& parsed) override {
         verdict_line(line, bytes, parsed, Who::all);
     }
     // A line parsed as the scan read it whose tool_results may be a dispatch's own error.
-    void tool_errors(std::size_t line, const boost::json::object& record) {
+    void tool_errors(std::size_t line, const boost::json::object& record) override {
         tool_errors(line, record, Who::all);
     }
 
-    bool pending() const;
-    bool settle(std::span<const PairedAgent> agents);
+    bool pending() const override;
+    bool settle(std::span<const PairedAgent> agents) override;
 
 private:
     // A window line in 16 bytes: a session that dispatched 20,000 agents after its plan write
@@ -248,3 +252,12 @@ private:
 };
 
 } // namespace viber::transcript::internal
+
+namespace viber::transcript {
+
+// The pairing window as Request::pairing.
+std::unique_ptr<Candidates> pairing_window(const Request& request, Scan& scan,
+                                           std::span<unsigned char> arena, std::size_t buffer_size,
+                                           std::size_t window_entries);
+
+} // namespace viber::transcript

@@ -4,6 +4,7 @@
 // pairing every line in order, through windows small enough to overflow.
 #define BOOST_TEST_MODULE plan_gate_pairing
 #include "common/transcript/transcript.hpp"
+#include "common/transcript/transcript_window.hpp"
 #include "plan-gate/plan_gate.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
@@ -40,7 +41,8 @@ transcript::Request gate_request(bool settle_later) {
     return transcript::Request{.signals = transcript::Signals::planner,
                                .plan_writes = true,
                                .paired_agents = paired_agents,
-                               .settle_later = settle_later};
+                               .settle_later = settle_later,
+                               .pairing = transcript::pairing_window};
 }
 
 // The decision on a scan, as gather() builds its input (the plan's text given, no disk).

@@ -3,6 +3,7 @@
 // of megabytes, candidate or not, are handled.
 #define BOOST_TEST_MODULE transcript_file
 #include "common/transcript/transcript.hpp"
+#include "common/transcript/transcript_window.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"
@@ -23,7 +24,10 @@ using viber::testing::TranscriptBuilder;
 namespace {
 
 constexpr PairedAgent reviewers[] = {{.name = "planner-review", .rule = PairRule::single_reviewer}};
-constexpr Request gate{Signals::planner, true, reviewers};
+constexpr Request gate{.signals = Signals::planner,
+                       .plan_writes = true,
+                       .paired_agents = reviewers,
+                       .pairing = pairing_window};
 
 // Runs scan_file on another thread and fails the test if it does not return within 10 s.
 Scan scan_bounded(const std::string& path, const Request& request) {

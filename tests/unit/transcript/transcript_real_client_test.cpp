@@ -6,6 +6,7 @@
 // Every scan runs through several buffer sizes, every kernel and both pairing modes.
 #define BOOST_TEST_MODULE transcript_real_client
 #include "common/transcript/transcript.hpp"
+#include "common/transcript/transcript_window.hpp"
 #include "support/transcript_builder.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -64,7 +65,10 @@ Seen seen(const Scan& scan) {
 // settle_later scan settled for both reviewers: all must agree.
 Seen gate(const TranscriptBuilder& t) {
     const Request request{
-        .signals = Signals::planner, .plan_writes = true, .paired_agents = agents};
+        .signals = Signals::planner,
+        .plan_writes = true,
+        .paired_agents = agents,
+        .pairing = pairing_window};
     const Seen reference = seen(scan_bytes(t.text(), request));
     for (const std::size_t size : {64u, 97u, 4096u}) {
         for (const auto kernel : {detail::Kernel::scalar, detail::Kernel::sse2,
