@@ -1,7 +1,7 @@
 // fuzz_transcript.cpp: libFuzzer target for the transcript scanner (docs/transcript.md) over
 // arbitrary bytes, for both signal sets, plus the timestamp and plan-path parsers it relies on.
 #include "common/transcript/transcript.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -15,7 +15,7 @@
 #include "common/os/git.hpp"
 #include "common/os/os.hpp"
 #include "common/os/paths.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/reasons.hpp"

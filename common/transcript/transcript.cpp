@@ -1,8 +1,8 @@
 // transcript.cpp: the streaming transcript scanner (docs/transcript.md): the scan loop, the
 // episode and the planner's entry wait. What it reads and searches for is in
-// transcript_reading.hpp, the line kinds it applies in transcript_lines.hpp, the pairing window
-// that holds dispatch and verdict candidates in transcript_window.hpp (its bookkeeping in
-// transcript_pairing.hpp), the kernels in common/fast/.
+// transcript_reading.hpp, the line kinds it applies in transcript_lines.hpp, the kernels in
+// common/fast/; the dispatch and verdict candidates go to the caller's pairing
+// (transcript_candidates.hpp; plan-gate's pairing window).
 //
 // One pass: read() into a reused buffer, a fused prefilter kernel that finds newlines and every
 // needle at once, and Boost.JSON only for the few lines whose needles matter in the current state.

@@ -1,6 +1,7 @@
 // transcript_reading.hpp: where the transcript scanner's bytes come from and how they are
 // searched: the needles that tell its line kinds apart, the sets of them each state wants, and
-// the sources it reads (a file, or memory for tests). Included by the transcript's sources only.
+// the sources it reads (a file, or memory for tests). Included by the transcript's sources and
+// plan-gate's pairing window.
 #pragma once
 
 #include "common/fast/line_scan.hpp"

@@ -4,7 +4,7 @@
 // pairing every line in order, through windows small enough to overflow.
 #define BOOST_TEST_MODULE plan_gate_pairing
 #include "common/transcript/transcript.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 #include "plan-gate/plan_gate.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"

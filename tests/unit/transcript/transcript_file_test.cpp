@@ -3,7 +3,7 @@
 // of megabytes, candidate or not, are handled.
 #define BOOST_TEST_MODULE transcript_file
 #include "common/transcript/transcript.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
 #include "support/transcript_builder.hpp"

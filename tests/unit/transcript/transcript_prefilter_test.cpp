@@ -3,7 +3,7 @@
 // kernel this CPU lacks runs as the best one it has).
 #define BOOST_TEST_MODULE transcript_prefilter
 #include "common/transcript/transcript.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <iostream>

@@ -6,7 +6,7 @@
 // Every scan runs through several buffer sizes, every kernel and both pairing modes.
 #define BOOST_TEST_MODULE transcript_real_client
 #include "common/transcript/transcript.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 #include "support/transcript_builder.hpp"
 
 #include <boost/json/serialize.hpp>

@@ -3,7 +3,7 @@
 // scanned through several buffer sizes and both prefilter kernels, which must all agree.
 #define BOOST_TEST_MODULE transcript_scan
 #include "common/transcript/transcript.hpp"
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 #include "support/transcript_builder.hpp"
 
 #include <boost/json/serialize.hpp>

@@ -1,6 +1,5 @@
-// transcript_pairing.hpp: the transcript scanner's pairing bookkeeping (docs/plan-gate.md,
-// "Pairing"): which dispatch and verdict lines are worth keeping for the caller's pairing.
-// Included by the transcript's sources only.
+// pairing.hpp: plan-gate's pairing bookkeeping (docs/plan-gate.md, "Pairing"): which dispatch and
+// verdict lines are worth keeping for the gate's pairing. Included by pairing_window.hpp.
 #pragma once
 
 #include "common/transcript/transcript.hpp"

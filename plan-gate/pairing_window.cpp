@@ -1,6 +1,6 @@
-// transcript_window.cpp: the transcript scanner's pairing window (transcript_window.hpp): how the
+// pairing_window.cpp: plan-gate's pairing window (pairing_window.hpp): how the
 // lines kept are read again, paired in order, and walked back for a single reviewer.
-#include "common/transcript/transcript_window.hpp"
+#include "plan-gate/pairing_window.hpp"
 
 #include "common/io/payload.hpp"
 

@@ -1,13 +1,13 @@
-// transcript_window.hpp: the transcript scanner's pairing window (docs/plan-gate.md, "Pairing"):
-// the dispatch and verdict candidates after the last plan write, kept by place and paired when it
-// is known which reviewer decides. Included by the transcript's sources only.
+// pairing_window.hpp: plan-gate's pairing window (docs/plan-gate.md, "Pairing"), the transcript
+// scanner's Candidates: the dispatch and verdict candidates after the last plan write, kept by
+// place and paired when it is known which reviewer decides.
 #pragma once
 
 #include "common/fast/buffer.hpp"
 #include "common/transcript/transcript.hpp"
 #include "common/transcript/transcript_candidates.hpp"
 #include "common/transcript/transcript_lines.hpp"
-#include "common/transcript/transcript_pairing.hpp"
+#include "plan-gate/pairing.hpp"
 #include "common/transcript/transcript_reading.hpp"
 
 #include <algorithm>
