@@ -19,10 +19,11 @@ constexpr tr::PairedAgent fuzzed_agents[] = {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     for (const tr::Signals signals : {tr::Signals::planner, tr::Signals::planner_chain}) {
-        const tr::Scan scan = tr::scan_bytes(bytes, tr::Request{.signals = signals,
-                                                                .plan_writes = true,
-                                                                .paired_agents = fuzzed_agents,
-                                                                .pairing = tr::pairing_window});
+        const tr::Scan scan =
+            tr::scan_bytes(bytes, tr::Request{.signals = signals,
+                                              .plan_writes = true,
+                                              .paired_agents = fuzzed_agents,
+                                              .pairing = viber::plan_gate::pairing_window});
         // Line numbers the scan reports lie inside what it read.
         if (scan.episode_start > scan.lines || scan.last_signal > scan.lines) std::abort();
         for (const auto& verdict : scan.verdicts)
@@ -32,14 +33,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // Pairing settled late through a window that overflows every few candidates: the lists stay
     // in line order and name only dispatches they hold.
-    tr::Scan late = tr::detail::scan_bytes_with_window(
-        bytes,
-        tr::Request{.signals = tr::Signals::planner,
-                    .plan_writes = true,
-                    .paired_agents = fuzzed_agents,
-                    .settle_later = true,
-                    .pairing = tr::pairing_window},
-        4);
+    tr::Scan late =
+        tr::detail::scan_bytes_with_window(bytes,
+                                           tr::Request{.signals = tr::Signals::planner,
+                                                       .plan_writes = true,
+                                                       .paired_agents = fuzzed_agents,
+                                                       .settle_later = true,
+                                                       .pairing = viber::plan_gate::pairing_window},
+                                           4);
     if (late.readable && !tr::settle_pairing(late, fuzzed_agents)) std::abort();
     for (std::size_t i = 1; i < late.dispatches.size(); ++i)
         if (late.dispatches[i].line < late.dispatches[i - 1].line) std::abort();

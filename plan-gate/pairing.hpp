@@ -13,7 +13,10 @@
 #include <unordered_map>
 #include <vector>
 
-namespace viber::transcript::internal {
+namespace viber::plan_gate::pairing {
+
+using namespace transcript;
+using namespace transcript::internal;
 
 // ---------------------------------------------------------------------------------------------
 // Pairing bookkeeping: which verdict lines are worth keeping (docs/plan-gate.md, "Pairing")
@@ -181,4 +184,4 @@ private:
     std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> by_id_;
 };
 
-} // namespace viber::transcript::internal
+} // namespace viber::plan_gate::pairing

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
-namespace viber::transcript::internal {
+namespace viber::plan_gate::pairing {
 
 namespace json = boost::json;
 
@@ -46,9 +46,9 @@ bool PairingWindow::settle(std::span<const PairedAgent> agents) {
 }
 
 std::uint32_t PairingWindow::worth_pairing(std::uint32_t relevant, std::string_view held, Who who) {
-    constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
-    constexpr std::uint32_t verdict = 1u << detail::needle_verdict;
-    constexpr std::uint32_t tool_error = 1u << detail::needle_tool_error;
+    constexpr std::uint32_t subagent = 1u << transcript::detail::needle_subagent_type;
+    constexpr std::uint32_t verdict = 1u << transcript::detail::needle_verdict;
+    constexpr std::uint32_t tool_error = 1u << transcript::detail::needle_tool_error;
     const bool singles = who == Who::all && request_.settle_later;
     if ((relevant & subagent) && !pairing_.mentions_agent(held, who == Who::members))
         relevant &= ~subagent;
@@ -155,7 +155,7 @@ bool PairingWindow::absorb(std::size_t count) {
 
 // Pairs the oldest `count` window lines in line order for `who`.
 bool PairingWindow::pair_in_order(std::size_t count, Who who) {
-    constexpr std::uint32_t subagent = 1u << detail::needle_subagent_type;
+    constexpr std::uint32_t subagent = 1u << transcript::detail::needle_subagent_type;
     for (std::size_t i = 0; i < count; ++i) {
         const Deferred& entry = window_[i];
         // Without a dispatch it could close, a verdict candidate is not even read.
@@ -188,9 +188,9 @@ void PairingWindow::pair_line(std::size_t line, std::string_view bytes, std::uin
             dispatch_here = true;
             dispatched(line, use, input, type, who);
         });
-    if ((relevant & (1u << detail::needle_verdict)) && !dispatch_here)
+    if ((relevant & (1u << transcript::detail::needle_verdict)) && !dispatch_here)
         verdict_line(line, bytes, parsed, who);
-    if (relevant & (1u << detail::needle_tool_error)) tool_errors(line, *record, who);
+    if (relevant & (1u << transcript::detail::needle_tool_error)) tool_errors(line, *record, who);
 }
 
 // Parses window line `entry` for what it is to `agent` (read through `blocks`, see raw_line).
@@ -211,12 +211,13 @@ bool PairingWindow::role_of(std::size_t entry, const PairedAgent& agent, LineRol
                           if (agent_of(type) == agent.name)
                               role.dispatch = new_dispatch(deferred.line(), agent, use);
                       });
-    if (deferred.needles() & (1u << detail::needle_tool_error)) {
+    if (deferred.needles() & (1u << transcript::detail::needle_tool_error)) {
         for_each_tool_error(*record, [&](std::string_view id, const json::value& content) {
             role.errors.push_back({std::string(id), deferred.line(), first_line_of(content)});
         });
     }
-    if (role.dispatch_line || (deferred.needles() & (1u << detail::needle_verdict)) == 0)
+    if (role.dispatch_line ||
+        (deferred.needles() & (1u << transcript::detail::needle_verdict)) == 0)
         return true;
     if (const auto value = verdict_value(*bytes, parsed))
         role.verdict = new_verdict(deferred.line(), *value, *record);
@@ -239,9 +240,9 @@ bool PairingWindow::role_of(std::size_t entry, const PairedAgent& agent, LineRol
 // replaced is open again. nullopt: a line could not be read again.
 auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
                               const SingleReviewer& before) -> std::optional<SingleReviewer> {
-    constexpr std::uint32_t verdict_needle = 1u << detail::needle_verdict;
-    constexpr std::uint32_t subagent_needle = 1u << detail::needle_subagent_type;
-    constexpr std::uint32_t error_needle = 1u << detail::needle_tool_error;
+    constexpr std::uint32_t verdict_needle = 1u << transcript::detail::needle_verdict;
+    constexpr std::uint32_t subagent_needle = 1u << transcript::detail::needle_subagent_type;
+    constexpr std::uint32_t error_needle = 1u << transcript::detail::needle_tool_error;
     std::size_t last_candidate = count; // the last verdict candidate (count: none)
     for (std::size_t entry = count; entry-- > 0;) {
         if (window_[entry].needles() & verdict_needle) {
@@ -538,15 +539,17 @@ void PairingWindow::record_failure(FailedDispatch failure) {
     scan_.failed_dispatches.push_back(std::move(failure));
 }
 
-} // namespace viber::transcript::internal
+} // namespace viber::plan_gate::pairing
 
-namespace viber::transcript {
+namespace viber::plan_gate {
 
-std::unique_ptr<Candidates> pairing_window(const Request& request, Scan& scan,
-                                           std::span<unsigned char> arena, std::size_t buffer_size,
-                                           std::size_t window_entries) {
-    return std::make_unique<internal::PairingWindow>(request, scan, arena, buffer_size,
-                                                     window_entries);
+std::unique_ptr<transcript::Candidates> pairing_window(const transcript::Request& request,
+                                                       transcript::Scan& scan,
+                                                       std::span<unsigned char> arena,
+                                                       std::size_t buffer_size,
+                                                       std::size_t window_entries) {
+    return std::make_unique<pairing::PairingWindow>(request, scan, arena, buffer_size,
+                                                    window_entries);
 }
 
-} // namespace viber::transcript
+} // namespace viber::plan_gate

@@ -7,8 +7,8 @@
 #include "common/transcript/transcript.hpp"
 #include "common/transcript/transcript_candidates.hpp"
 #include "common/transcript/transcript_lines.hpp"
-#include "plan-gate/pairing.hpp"
 #include "common/transcript/transcript_reading.hpp"
+#include "plan-gate/pairing.hpp"
 
 #include <algorithm>
 #include <boost/json/object.hpp>
@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-namespace viber::transcript::internal {
+namespace viber::plan_gate::pairing {
 
 // After the last plan write, a line that only pairing can want (a dispatch or verdict candidate,
 // no other needle in the current state) is not parsed as it passes: its number, place and needles
@@ -122,14 +122,16 @@ private:
         Deferred(std::size_t line, std::uint64_t offset, std::size_t length, std::uint32_t needles)
             : first_(offset | std::uint64_t{length} << 48),
               second_(line | std::uint64_t{length >> 16} << 48 |
-                      std::uint64_t{(needles >> detail::needle_subagent_type) & 7u} << 59) {}
+                      std::uint64_t{(needles >> transcript::detail::needle_subagent_type) & 7u}
+                          << 59) {}
         std::size_t line() const { return static_cast<std::size_t>(second_ & most); }
         std::uint64_t offset() const { return first_ & most; }
         std::size_t length() const {
             return static_cast<std::size_t>(first_ >> 48 | (second_ >> 48 & 0x7ff) << 16);
         }
         std::uint32_t needles() const {
-            return static_cast<std::uint32_t>(second_ >> 59) << detail::needle_subagent_type;
+            return static_cast<std::uint32_t>(second_ >> 59)
+                   << transcript::detail::needle_subagent_type;
         }
 
     private:
@@ -137,8 +139,9 @@ private:
         std::uint64_t second_;
     };
     static_assert(longest_parsed_line < std::size_t{1} << 27);
-    static_assert(detail::needle_verdict == detail::needle_subagent_type + 1);
-    static_assert(detail::needle_tool_error == detail::needle_verdict + 1);
+    static_assert(transcript::detail::needle_verdict ==
+                  transcript::detail::needle_subagent_type + 1);
+    static_assert(transcript::detail::needle_tool_error == transcript::detail::needle_verdict + 1);
 
     // Which paired agents a pass over lines pairs: all of them, or (a settle_later window, whose
     // single reviewers are walked back instead) the review-set members.
@@ -251,13 +254,13 @@ private:
     std::vector<std::size_t> named_; // reused: the kept dispatches a verdict line names
 };
 
-} // namespace viber::transcript::internal
+} // namespace viber::plan_gate::pairing
 
-namespace viber::transcript {
+namespace viber::plan_gate {
 
-// The pairing window as Request::pairing.
-std::unique_ptr<Candidates> pairing_window(const Request& request, Scan& scan,
-                                           std::span<unsigned char> arena, std::size_t buffer_size,
-                                           std::size_t window_entries);
+// The pairing window as the transcript scan's Request::pairing.
+std::unique_ptr<transcript::Candidates>
+pairing_window(const transcript::Request& request, transcript::Scan& scan,
+               std::span<unsigned char> arena, std::size_t buffer_size, std::size_t window_entries);
 
-} // namespace viber::transcript
+} // namespace viber::plan_gate

@@ -15,9 +15,9 @@
 #include "common/os/git.hpp"
 #include "common/os/os.hpp"
 #include "common/os/paths.hpp"
-#include "plan-gate/pairing_window.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "plan-gate/file_limit.hpp"
+#include "plan-gate/pairing_window.hpp"
 #include "plan-gate/reasons.hpp"
 #include "plan-gate/review_set.hpp"
 
@@ -372,7 +372,7 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace, const
                                                            .paired_agents = paired_agents,
                                                            .settle_later = true,
                                                            .byte_limit = sources.transcript_bytes,
-                                                           .pairing = transcript::pairing_window});
+                                                           .pairing = pairing_window});
     if (trace.on())
         trace.read("transcript " + std::string(*transcript_path) +
                    (input.scan.readable ? " (" + std::to_string(input.scan.lines) + " lines)"

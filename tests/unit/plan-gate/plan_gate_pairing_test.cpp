@@ -42,7 +42,7 @@ transcript::Request gate_request(bool settle_later) {
                                .plan_writes = true,
                                .paired_agents = paired_agents,
                                .settle_later = settle_later,
-                               .pairing = transcript::pairing_window};
+                               .pairing = pairing_window};
 }
 
 // The decision on a scan, as gather() builds its input (the plan's text given, no disk).

@@ -27,7 +27,7 @@ constexpr PairedAgent reviewers[] = {{.name = "planner-review", .rule = PairRule
 constexpr Request gate{.signals = Signals::planner,
                        .plan_writes = true,
                        .paired_agents = reviewers,
-                       .pairing = pairing_window};
+                       .pairing = viber::plan_gate::pairing_window};
 
 // Runs scan_file on another thread and fails the test if it does not return within 10 s.
 Scan scan_bounded(const std::string& path, const Request& request) {

@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcr
             const Request request{.signals = signals,
                                   .plan_writes = true,
                                   .paired_agents = reviewers,
-                                  .pairing = pairing_window};
+                                  .pairing = viber::plan_gate::pairing_window};
             const Scan a = scan_bytes_with(text, request, 64, Kernel::portable);
             const Scan b = scan_bytes_with(text, request, 1 << 17,
                                            round % 3 == 0   ? Kernel::sse2
@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(needles_wanted_from_the_next_line_on_are_found_right_after_
                                               Request{.signals = Signals::planner,
                                                       .plan_writes = true,
                                                       .paired_agents = reviewers,
-                                                      .pairing = pairing_window},
+                                                      .pairing = viber::plan_gate::pairing_window},
                                               buffer, kernel);
             BOOST_TEST_REQUIRE(gate.lines == 7u);
             BOOST_TEST_REQUIRE(gate.last_signal == 1u, "buffer " << buffer);
@@ -298,12 +298,13 @@ BOOST_AUTO_TEST_CASE(needles_straddling_a_refill_are_found_by_every_kernel) {
             {.name = "planner-review", .rule = PairRule::single_reviewer}};
         for (const auto kernel : {Kernel::portable, Kernel::sse2, Kernel::avx2, Kernel::neon}) {
             for (std::size_t buffer = 64; buffer < 170; buffer += 3) {
-                const Scan gate = scan_bytes_with(text,
-                                                  Request{.signals = Signals::planner,
-                                                          .plan_writes = true,
-                                                          .paired_agents = reviewers,
-                                                          .pairing = pairing_window},
-                                                  buffer, kernel);
+                const Scan gate =
+                    scan_bytes_with(text,
+                                    Request{.signals = Signals::planner,
+                                            .plan_writes = true,
+                                            .paired_agents = reviewers,
+                                            .pairing = viber::plan_gate::pairing_window},
+                                    buffer, kernel);
                 BOOST_TEST_REQUIRE(gate.readable);
                 BOOST_TEST_REQUIRE(gate.episode_start == 1u, "pad " << pad << " buffer " << buffer);
                 BOOST_TEST_REQUIRE(gate.last_signal == 2u, "pad " << pad << " buffer " << buffer);
@@ -355,12 +356,13 @@ BOOST_AUTO_TEST_CASE(a_plan_write_line_holds_both_plans_and_file_path_by_every_k
             {.name = "planner-review", .rule = PairRule::single_reviewer}};
         for (const auto kernel : {Kernel::portable, Kernel::sse2, Kernel::avx2, Kernel::neon}) {
             for (const std::size_t buffer : {64u, 97u, 160u, 301u, 1u << 16}) {
-                const Scan gate = scan_bytes_with(text,
-                                                  Request{.signals = Signals::planner,
-                                                          .plan_writes = true,
-                                                          .paired_agents = reviewers,
-                                                          .pairing = pairing_window},
-                                                  buffer, kernel);
+                const Scan gate =
+                    scan_bytes_with(text,
+                                    Request{.signals = Signals::planner,
+                                            .plan_writes = true,
+                                            .paired_agents = reviewers,
+                                            .pairing = viber::plan_gate::pairing_window},
+                                    buffer, kernel);
                 BOOST_TEST_REQUIRE(gate.readable);
                 BOOST_TEST_REQUIRE(gate.last_plan_write.has_value(),
                                    "pad " << pad << " buffer " << buffer);
@@ -422,12 +424,13 @@ BOOST_AUTO_TEST_CASE(a_plan_write_is_found_however_its_file_path_value_is_spelle
                                  spelling.line + "\n";
         for (const auto kernel : {Kernel::portable, Kernel::sse2, Kernel::avx2, Kernel::neon}) {
             for (std::size_t buffer = 64; buffer <= text.size() + 64; buffer += 5) {
-                const Scan gate = scan_bytes_with(text,
-                                                  Request{.signals = Signals::planner,
-                                                          .plan_writes = true,
-                                                          .paired_agents = reviewers,
-                                                          .pairing = pairing_window},
-                                                  buffer, kernel);
+                const Scan gate =
+                    scan_bytes_with(text,
+                                    Request{.signals = Signals::planner,
+                                            .plan_writes = true,
+                                            .paired_agents = reviewers,
+                                            .pairing = viber::plan_gate::pairing_window},
+                                    buffer, kernel);
                 BOOST_TEST_REQUIRE(gate.readable);
                 BOOST_TEST_REQUIRE(gate.last_plan_write.has_value(),
                                    spelling.line << " buffer " << buffer);

@@ -64,11 +64,10 @@ Seen seen(const Scan& scan) {
 // The gate's scan, through the public entry point, small buffers with every kernel, and a
 // settle_later scan settled for both reviewers: all must agree.
 Seen gate(const TranscriptBuilder& t) {
-    const Request request{
-        .signals = Signals::planner,
-        .plan_writes = true,
-        .paired_agents = agents,
-        .pairing = pairing_window};
+    const Request request{.signals = Signals::planner,
+                          .plan_writes = true,
+                          .paired_agents = agents,
+                          .pairing = viber::plan_gate::pairing_window};
     const Seen reference = seen(scan_bytes(t.text(), request));
     for (const std::size_t size : {64u, 97u, 4096u}) {
         for (const auto kernel : {detail::Kernel::scalar, detail::Kernel::sse2,

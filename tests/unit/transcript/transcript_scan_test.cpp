@@ -48,7 +48,7 @@ bool same(const Scan& a, const Scan& b) {
 // Scans with the public entry point, then with small buffers (every line crosses a buffer
 // boundary) and both kernels; all must agree.
 Scan scan(std::string_view text, Request request) {
-    if (!request.paired_agents.empty()) request.pairing = pairing_window;
+    if (!request.paired_agents.empty()) request.pairing = viber::plan_gate::pairing_window;
     const Scan reference = scan_bytes(text, request);
     for (const std::size_t size : {64u, 97u, 256u, 4096u}) {
         for (const auto kernel : {detail::Kernel::portable, detail::Kernel::sse2,
