@@ -1,7 +1,9 @@
-// pairing.hpp: plan-gate's pairing bookkeeping (docs/plan-gate.md, "Pairing"): which dispatch and
-// verdict lines are worth keeping for the gate's pairing. Included by pairing_window.hpp.
+// pairing.hpp: plan-gate's pairing (docs/plan-gate.md, "Pairing"): the two rules that pair a
+// reviewer's dispatches with verdict lines (a single reviewer's, the review set's), and the
+// bookkeeping by which the pairing window keeps only the lines they can read.
 #pragma once
 
+#include "common/io/trace.hpp"
 #include "common/transcript/transcript.hpp"
 #include "common/transcript/transcript_lines.hpp"
 
@@ -183,5 +185,30 @@ private:
     };
     std::unordered_map<std::string, std::size_t, IdHash, std::equal_to<>> by_id_;
 };
+
+// ---------------------------------------------------------------------------------------------
+// The pairing rules on the kept lists (the bookkeeping above keeps what they read)
+
+// A single reviewer's latest dispatch after the plan write and its latest closed dispatch/verdict
+// pair (docs/plan-gate.md, step 4).
+struct SinglePairing {
+    const Dispatch* last_dispatch = nullptr;
+    const Dispatch* pair_dispatch = nullptr;
+    const VerdictLine* pair_verdict = nullptr;
+};
+SinglePairing pair_single_reviewer(const Scan& scan, std::string_view agent, std::size_t write_line,
+                                   Trace& trace);
+
+// A review-set member's dispatch (index: into the dispatches) and, once paired, its verdict.
+struct MemberPairing {
+    const Dispatch* dispatch = nullptr;
+    std::size_t index = 0;
+    const VerdictLine* verdict = nullptr;
+};
+// The dispatches of the agents `is_member` names, in line order, each with its verdict line
+// (docs/plan-gate.md, step 5).
+std::vector<MemberPairing> pair_review_set(const std::vector<Dispatch>& dispatches,
+                                           const std::vector<VerdictLine>& verdicts,
+                                           bool (*is_member)(std::string_view agent));
 
 } // namespace viber::plan_gate::pairing

@@ -17,6 +17,7 @@
 #include "common/os/paths.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "plan-gate/file_limit.hpp"
+#include "plan-gate/pairing.hpp"
 #include "plan-gate/pairing_window.hpp"
 #include "plan-gate/reasons.hpp"
 #include "plan-gate/review_set.hpp"
@@ -109,74 +110,6 @@ Route route(const Scan& scan, const Plan& plan) {
 
 namespace {
 
-std::string verdict_text(Verdict value) {
-    switch (value) {
-    case Verdict::pass:
-        return "PASS";
-    case Verdict::fail:
-        return "FAIL";
-    case Verdict::denied:
-        return "DENIED";
-    }
-    return "?";
-}
-
-// The latest closed dispatch/verdict pair of one reviewer (docs/plan-gate.md, step 4).
-struct ReviewPairing {
-    const Dispatch* last_dispatch = nullptr;
-    const Dispatch* pair_dispatch = nullptr;
-    const VerdictLine* pair_verdict = nullptr;
-};
-
-// Walks the reviewer's dispatches and the verdict lines in line order. A dispatch opens and
-// replaces any open one; an open dispatch with a `toolu_` id is closed only by a verdict line
-// naming that id, so a sibling reviewer's verdict or a foreign one cannot answer for it; one
-// without an id is closed by the next verdict line. Verdicts while nothing is open are ignored.
-ReviewPairing pair_verdicts(const Scan& scan, std::string_view agent, std::size_t write_line,
-                            Trace& trace) {
-    ReviewPairing pairing;
-    constexpr std::size_t none = static_cast<std::size_t>(-1);
-    std::size_t open = none; // index into scan.dispatches
-    std::size_t d = 0;
-    std::size_t v = 0;
-    const auto next_dispatch = [&]() {
-        // A failed dispatch (its own tool_result an error) is no dispatch.
-        while (d < scan.dispatches.size() &&
-               (scan.dispatches[d].agent != agent || scan.dispatches[d].line <= write_line ||
-                scan.dispatches[d].failed))
-            ++d;
-    };
-    next_dispatch();
-    while (v < scan.verdicts.size() && scan.verdicts[v].line <= write_line) ++v;
-    while (d < scan.dispatches.size() || v < scan.verdicts.size()) {
-        const bool dispatch_first =
-            d < scan.dispatches.size() &&
-            (v >= scan.verdicts.size() || scan.dispatches[d].line <= scan.verdicts[v].line);
-        if (dispatch_first) {
-            open = d;
-            pairing.last_dispatch = &scan.dispatches[d];
-            ++d;
-            next_dispatch();
-            continue;
-        }
-        const VerdictLine& verdict = scan.verdicts[v++];
-        if (open == none) continue;
-        const Dispatch& dispatch = scan.dispatches[open];
-        if (!dispatch.id.empty() &&
-            std::find(verdict.named_dispatches.begin(), verdict.named_dispatches.end(), open) ==
-                verdict.named_dispatches.end())
-            continue;
-        pairing.pair_dispatch = &dispatch;
-        pairing.pair_verdict = &verdict;
-        open = none;
-        if (trace.on())
-            trace.step("viber:" + std::string(agent) + " dispatch on line " +
-                       std::to_string(dispatch.line) + " paired with the verdict line " +
-                       std::to_string(verdict.line) + " (" + verdict_text(verdict.value) + ")");
-    }
-    return pairing;
-}
-
 std::string line_text(std::size_t line) {
     return std::to_string(line);
 }
@@ -222,7 +155,8 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
         return std::string(lead) + " " + who + " again " + dispatch_with(agent, plan, input) +
                std::string(wait_for_pass) + " ";
     };
-    const ReviewPairing pairing = pair_verdicts(input.scan, agent, plan.write_line, trace);
+    const pairing::SinglePairing pairing =
+        pairing::pair_single_reviewer(input.scan, agent, plan.write_line, trace);
     if (trace.on() && pairing.last_dispatch != nullptr && pairing.pair_verdict == nullptr)
         trace.step("viber:" + std::string(agent) + " dispatched on line " +
                    std::to_string(pairing.last_dispatch->line) + ", no verdict line pairs with it");

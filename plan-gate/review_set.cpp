@@ -10,6 +10,7 @@
 
 #include "common/os/paths.hpp"
 #include "common/text/ascii.hpp"
+#include "plan-gate/pairing.hpp"
 #include "plan-gate/reasons.hpp"
 
 #include <algorithm>
@@ -123,68 +124,17 @@ struct Tracked {
     const VerdictLine* verdict = nullptr; // null while open
 };
 
-// Pairs verdict lines with tracked dispatches, in line order (docs/plan-gate.md, step 5): a verdict
-// naming a tracked dispatch's id pairs with it whatever the order the reviews finish in; a verdict
-// naming no tracked id pairs with the earliest open id-less dispatch, as the id-less transcripts of
-// older Claude Code versions report results in dispatch order.
+// The tracked member dispatches, paired (pairing::pair_review_set), each task reviewer's with its
+// range.
 std::vector<Tracked> pair_verdicts(const std::vector<Dispatch>& dispatches,
                                    const std::vector<VerdictLine>& verdicts) {
     std::vector<Tracked> tracked;
-    constexpr std::size_t untracked = std::numeric_limits<std::size_t>::max();
-    std::vector<std::size_t> tracked_of(dispatches.size(), untracked);
-    for (std::size_t i = 0; i < dispatches.size(); ++i) {
-        // A failed dispatch (its own tool_result an error) is no dispatch.
-        if (!is_member(dispatches[i].agent) || dispatches[i].failed) continue;
-        Tracked entry{&dispatches[i], i, std::nullopt, nullptr};
-        if (dispatches[i].agent == task_reviewer)
-            entry.tasks = task_range(dispatches[i].prompt_line);
-        tracked_of[i] = tracked.size();
+    for (const pairing::MemberPairing& member :
+         pairing::pair_review_set(dispatches, verdicts, is_member)) {
+        Tracked entry{member.dispatch, member.index, std::nullopt, member.verdict};
+        if (member.dispatch->agent == task_reviewer)
+            entry.tasks = task_range(member.dispatch->prompt_line);
         tracked.push_back(entry);
-    }
-    // Both lists come in line order from the scanner; sorting keeps that a fact here.
-    std::stable_sort(tracked.begin(), tracked.end(), [](const Tracked& a, const Tracked& b) {
-        return a.dispatch->line < b.dispatch->line;
-    });
-    for (std::size_t i = 0; i < tracked.size(); ++i) tracked_of[tracked[i].index] = i;
-    std::vector<const VerdictLine*> ordered;
-    ordered.reserve(verdicts.size());
-    for (const VerdictLine& verdict : verdicts) ordered.push_back(&verdict);
-    std::stable_sort(ordered.begin(), ordered.end(),
-                     [](const VerdictLine* a, const VerdictLine* b) { return a->line < b->line; });
-
-    // Id-less dispatches close in dispatch order, so the earliest open one is found by a cursor
-    // that only moves forward: pairing stays linear however long the transcript.
-    std::vector<std::size_t> id_less;
-    for (std::size_t i = 0; i < tracked.size(); ++i) {
-        if (tracked[i].dispatch->id.empty()) id_less.push_back(i);
-    }
-    std::size_t next_id_less = 0;
-
-    for (const VerdictLine* verdict : ordered) {
-        // Open means dispatched before this line and not yet paired.
-        const auto open = [&](const Tracked& t) {
-            return t.verdict == nullptr && t.dispatch->line < verdict->line;
-        };
-        bool names_tracked = false;
-        Tracked* chosen = nullptr;
-        for (const std::size_t index : verdict->named_dispatches) {
-            if (index >= tracked_of.size() || tracked_of[index] == untracked) continue;
-            names_tracked = true;
-            Tracked& candidate = tracked[tracked_of[index]];
-            if (open(candidate) &&
-                (chosen == nullptr || candidate.dispatch->line < chosen->dispatch->line)) {
-                chosen = &candidate;
-            }
-        }
-        if (!names_tracked) {
-            while (next_id_less < id_less.size() &&
-                   tracked[id_less[next_id_less]].verdict != nullptr)
-                ++next_id_less;
-            if (next_id_less < id_less.size() && open(tracked[id_less[next_id_less]])) {
-                chosen = &tracked[id_less[next_id_less]];
-            }
-        }
-        if (chosen != nullptr) chosen->verdict = verdict;
     }
     return tracked;
 }
