@@ -315,7 +315,7 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionG
         }
         std::string folded_word;
         for (const char ch : w) folded_word += lower(ch);
-        if (lists(options.long_values, folded_word)) continue;
+        if (shell::lists_option(options.long_values, folded_word)) continue;
         for (std::string_view flag : Flags.flags) {
             if (flag.empty()) continue;
             const bool folded = std::equal(w.begin(), w.end(), flag.begin(), flag.end(),

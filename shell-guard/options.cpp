@@ -1,6 +1,8 @@
 // options.cpp: shell-guard's one option reader (options.hpp).
 #include "shell-guard/options.hpp"
 
+#include "common/shell/shell_options.hpp"
+
 #include <string>
 
 namespace viber::shell_guard {
@@ -17,33 +19,13 @@ bool has(std::string_view letters, char c) {
     return letters.find(c) != std::string_view::npos;
 }
 
-// `entry` names `option`: equal, or for `--ta(rget-dir)` a prefix of `--target-dir` from `--ta`.
-bool names(std::string_view entry, std::string_view option) {
-    const std::size_t open = entry.find('(');
-    if (open == std::string_view::npos) return entry == option;
-    const std::string_view head = entry.substr(0, open);
-    std::string_view tail = entry.substr(open + 1);
-    if (tail.ends_with(")")) tail.remove_suffix(1);
-    return option.starts_with(head) && tail.starts_with(option.substr(head.size()));
-}
-
 } // namespace
-
-bool lists(std::string_view list, std::string_view option) {
-    while (!list.empty()) {
-        const std::size_t space = list.find(' ');
-        if (names(list.substr(0, space), option)) return true;
-        if (space == std::string_view::npos) break;
-        list.remove_prefix(space + 1);
-    }
-    return false;
-}
 
 bool Argument::in(std::string_view list) const {
     if (operand) return false;
-    if (letter == 0) return lists(list, text);
+    if (letter == 0) return shell::lists_option(list, text);
     const char spelled[2] = {'-', letter};
-    return lists(list, std::string_view(spelled, 2));
+    return shell::lists_option(list, std::string_view(spelled, 2));
 }
 
 std::optional<Argument> OptionReader::next() {
@@ -64,7 +46,7 @@ std::optional<Argument> OptionReader::next() {
         operands_ = true;
         return next();
     }
-    if (lists(grammar_.value_words, w))
+    if (shell::lists_option(grammar_.value_words, w))
         return Argument{.word = at, .letter = w[1], .value = next_word()};
     if (w.starts_with("--") || !grammar_.clusters) {
         const std::size_t eq = w.find('=');
@@ -72,10 +54,10 @@ std::optional<Argument> OptionReader::next() {
         option.attached = eq != std::string_view::npos;
         if (option.attached)
             option.value = w.substr(eq + 1);
-        else if (lists(grammar_.long_values,
+        else if (shell::lists_option(grammar_.long_values,
                        grammar_.fold_case ? folded(option.text) : option.text))
             option.value = next_word();
-        else if (grammar_.unknown_long_values && !lists(grammar_.long_flags, option.text) &&
+        else if (grammar_.unknown_long_values && !shell::lists_option(grammar_.long_flags, option.text) &&
                  word_ < args_.size() && !args_[word_].text.starts_with("-"))
             option.value = next_word();
         return option;

@@ -28,9 +28,6 @@ struct OptionGrammar {
     bool fold_case = false; // long_values name options in any case (PowerShell's -EP)
 };
 
-// True when `list` names `option` (`-o`, `--output`, or a prefix its `(` allows).
-bool lists(std::string_view list, std::string_view option);
-
 // One option or operand of a command line.
 struct Argument {
     std::size_t word = 0;                       // the index of its word

@@ -55,4 +55,28 @@ ShellOptions read_shell_options(std::span<const Word> words, std::size_t begin, 
     return out;
 }
 
+namespace {
+
+// `entry` names `option`: equal, or for `--ta(rget-dir)` a prefix of `--target-dir` from `--ta`.
+bool names(std::string_view entry, std::string_view option) {
+    const std::size_t open = entry.find('(');
+    if (open == std::string_view::npos) return entry == option;
+    const std::string_view head = entry.substr(0, open);
+    std::string_view tail = entry.substr(open + 1);
+    if (tail.ends_with(")")) tail.remove_suffix(1);
+    return option.starts_with(head) && tail.starts_with(option.substr(head.size()));
+}
+
+} // namespace
+
+bool lists_option(std::string_view list, std::string_view option) {
+    while (!list.empty()) {
+        const std::size_t space = list.find(' ');
+        if (names(list.substr(0, space), option)) return true;
+        if (space == std::string_view::npos) break;
+        list.remove_prefix(space + 1);
+    }
+    return false;
+}
+
 } // namespace viber::shell

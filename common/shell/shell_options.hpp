@@ -48,4 +48,9 @@ struct ShellOptions {
 // the first word that is no option, or after `--` or `-`; then the operands.
 ShellOptions read_shell_options(std::span<const Word> words, std::size_t begin, std::size_t end);
 
+// True when `list` (words each followed by a space: "-o --output ") names `option`: a word equal
+// to it, or a word written `--ta(rget-dir)` of which `option` is a prefix from `--ta` on (GNU's
+// unambiguous prefixes, where the command's own reading takes them).
+bool lists_option(std::string_view list, std::string_view option);
+
 } // namespace viber::shell

@@ -1,6 +1,7 @@
 // shell_wrappers.cpp: the wrapper table (docs/command-model.md, "Wrappers") and how a wrapper's
 // options are read to find the command it runs.
 #include "common/shell/shell_lexer_internal.hpp"
+#include "common/shell/shell_options.hpp"
 
 namespace viber::shell::detail {
 
@@ -195,16 +196,6 @@ constexpr std::array wrapper_rules{
                 .rest = Rest::joined_line},
 };
 
-bool lists_long_option(std::string_view list, std::string_view option) {
-    std::size_t at = 0;
-    while ((at = list.find(option, at)) != std::string_view::npos) {
-        const std::size_t end = at + option.size();
-        if ((at == 0 || list[at - 1] == ' ') && end < list.size() && list[end] == ' ') return true;
-        at = end;
-    }
-    return false;
-}
-
 bool contains(std::string_view letters, char c) {
     return c != 0 && letters.find(c) != std::string_view::npos;
 }
@@ -259,7 +250,7 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
             } else if (rule.exec_option != 0 && option == "--exec") {
                 out.exec = true;
             } else if (eq == std::string_view::npos &&
-                       lists_long_option(rule.long_values, option)) {
+                       lists_option(rule.long_values, option)) {
                 ++i;
             }
             if (option == "--user") saw_user = true;

@@ -64,11 +64,3 @@ BOOST_AUTO_TEST_CASE(whole_words_and_unknown_long_options) {
     const OptionGrammar node{.long_values = "-r ", .clusters = false};
     BOOST_TEST(read({"-r", "m", "-r=n", "-pe"}, node) == "-r=m -r+n -pe");
 }
-
-BOOST_AUTO_TEST_CASE(lists_name_options_by_letter_or_word) {
-    BOOST_TEST(lists("-o --output ", "--output"));
-    BOOST_TEST(lists("-o --output ", "-o"));
-    BOOST_TEST(!lists("-o --output ", "--out"));
-    BOOST_TEST(lists("--i(n-place) ", "--in-pl"));
-    BOOST_TEST(!lists("--fi(le) ", "--f"));
-}

@@ -12,6 +12,7 @@
 #include <vector>
 
 using viber::shell::is_shell_name;
+using viber::shell::lists_option;
 using viber::shell::read_shell_options;
 using viber::shell::ShellOptions;
 using viber::shell::Word;
@@ -154,4 +155,12 @@ BOOST_AUTO_TEST_CASE(the_shells) {
         BOOST_TEST(is_shell_name(name), name);
     for (const char* name : {"python", "bash5", "Bash", "", "shell", "env"})
         BOOST_TEST(!is_shell_name(name), name);
+}
+
+BOOST_AUTO_TEST_CASE(lists_name_options_by_letter_or_word) {
+    BOOST_TEST(lists_option("-o --output ", "--output"));
+    BOOST_TEST(lists_option("-o --output ", "-o"));
+    BOOST_TEST(!lists_option("-o --output ", "--out"));
+    BOOST_TEST(lists_option("--i(n-place) ", "--in-pl"));
+    BOOST_TEST(!lists_option("--fi(le) ", "--f"));
 }
