@@ -2,6 +2,7 @@
 // commands that write files, each with the reader of which of its words are the files. Where a
 // target lands (inside the work tree, outside .temp/) is is_write_target's, in shell_guard.cpp
 // with why R4 exists.
+#include "common/shell/shell_options.hpp"
 #include "shell-guard/options.hpp"
 #include "shell-guard/rules.hpp"
 
@@ -578,13 +579,11 @@ constexpr std::array writers{
                        .long_values = "--timeout --conflict-exit-code ",
                        .dashdash_ends = false},
            .files = flock_files},
-    // util-linux script: -c, -E, -I, -O, -B, -T, -m and -o take a value (attached or the next
-    // word), -t only an attached one; long options by any unambiguous prefix.
+    // util-linux script: its options as the command model reads them (shell::script_*).
     Writer{.name = "script",
-           .options = {.value_letters = "cEIOBTmo",
-                       .attached_letters = "t",
-                       .long_values = "--c(ommand) --e(cho) --log-in --log-io --log-o(ut) "
-                                      "--log-t(iming) --logging(-format) --ou(tput-limit) ",
+           .options = {.value_letters = shell::script_value_letters,
+                       .attached_letters = shell::script_attached_letters,
+                       .long_values = shell::script_long_values,
                        .dashdash_ends = false},
            .writes = "-O -B -I -T --log-in --log-io --log-o(ut) --log-t(iming) ",
            .files = script_files},

@@ -119,11 +119,19 @@ struct WrapperRule {
     std::string_view subcommand2 = {}; // `docker compose exec`: and then this one
     std::string_view value_options = {};
     std::string_view attached_only = {};
-    std::string_view long_values = {};   // each followed by a space: "--user --group "
+    // Long options taking the next word or an attached `=VALUE`, each followed by a space:
+    // "--user --group "; `--u(ser)` also names every prefix down to `--u` (GNU getopt_long's
+    // unambiguous prefixes, where the tool reads them: shell::lists_option).
+    std::string_view long_values = {};
     std::string_view query_options = {}; // make it run nothing (`command -v`, `chrt -p`)
     char shell_string_option = 0;        // `-c STRING` is a shell string (flock, su, script, npx)
-    char split_string_option = 0;        // env -S STRING: env's words again
-    char exec_option = 0;                // watch -x: the rest is a command, not a line
+    std::string_view shell_string_long = "--command "; // ... and its long spellings
+    char split_string_option = 0;                      // env -S STRING: env's words again
+    char exec_option = 0; // watch -x: the rest is a command, not a line
+    std::string_view exec_long = "--exec ";
+    // Options may follow the operands (GNU getopt_long's permutation; script): an operand is
+    // passed over and options are read after it.
+    bool permutes = false;
     std::uint8_t operands = 0;           // words before the command (timeout DURATION, ssh HOST)
     Assignments assignments = Assignments::none;
     Rest rest = Rest::command;

@@ -48,6 +48,15 @@ struct ShellOptions {
 // the first word that is no option, or after `--` or `-`; then the operands.
 ShellOptions read_shell_options(std::span<const Word> words, std::size_t begin, std::size_t end);
 
+// util-linux script's options (script(1), 2.38): the letters that take a value (attached or the
+// next word), -t's only attached one, and the long options that take one, by GNU prefix. The
+// command model reads its -c string with them, shell-guard's R4 the logs it writes.
+inline constexpr std::string_view script_value_letters = "cEIOBTmo";
+inline constexpr std::string_view script_attached_letters = "t";
+inline constexpr std::string_view script_long_values =
+    "--c(ommand) --e(cho) --log-in --log-io --log-o(ut) --log-t(iming) --logg(ing-format) "
+    "--o(utput-limit) ";
+
 // True when `list` (words each followed by a space: "-o --output ") names `option`: a word equal
 // to it, or a word written `--ta(rget-dir)` of which `option` is a prefix from `--ta` on (GNU's
 // unambiguous prefixes, where the command's own reading takes them).

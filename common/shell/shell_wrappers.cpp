@@ -8,15 +8,17 @@ namespace viber::shell::detail {
 namespace {
 
 constexpr std::array wrapper_rules{
+    // Long options by GNU prefix where the tool reads them with getopt_long (sudo, coreutils,
+    // util-linux, findutils, GNU time, procps): the shortest prefix no other option shares.
     WrapperRule{.name = "sudo",
                 .value_options = "ugphCDrtUTR",
-                .long_values = "--user --group --host --prompt --close-from --chdir --role --type "
-                               "--other-user --command-timeout ",
+                .long_values = "--u(ser) --g(roup) --ho(st) --pro(mpt) --cl(ose-from) --chd(ir) "
+                               "--chr(oot) --ro(le) --t(ype) --o(ther-user) --co(mmand-timeout) ",
                 .assignments = Assignments::before_dashdash},
     WrapperRule{.name = "doas", .value_options = "uC"},
     WrapperRule{.name = "env",
                 .value_options = "uCSP",
-                .long_values = "--unset --chdir ",
+                .long_values = "--u(nset) --c(hdir) ",
                 .split_string_option = 'S',
                 .assignments = Assignments::always,
                 .dash_is_option = true},
@@ -24,14 +26,15 @@ constexpr std::array wrapper_rules{
     WrapperRule{.name = "builtin"},
     WrapperRule{.name = "exec", .value_options = "a"},
     WrapperRule{.name = "nohup"},
-    WrapperRule{.name = "time", .value_options = "fo", .long_values = "--format --output "},
-    WrapperRule{.name = "nice", .value_options = "n", .long_values = "--adjustment "},
+    WrapperRule{.name = "time", .value_options = "fo", .long_values = "--f(ormat) --o(utput) "},
+    WrapperRule{.name = "nice", .value_options = "n", .long_values = "--a(djustment) "},
     WrapperRule{.name = "timeout",
                 .value_options = "sk",
-                .long_values = "--signal --kill-after ",
+                .long_values = "--s(ignal) --k(ill-after) ",
                 .operands = 1},
-    WrapperRule{
-        .name = "stdbuf", .value_options = "ioe", .long_values = "--input --output --error "},
+    WrapperRule{.name = "stdbuf",
+                .value_options = "ioe",
+                .long_values = "--i(nput) --o(utput) --e(rror) "},
     WrapperRule{.name = "setsid"},
     WrapperRule{.name = "unbuffer"},
     WrapperRule{.name = "unshare", .value_options = "SGRw"},
@@ -43,26 +46,34 @@ constexpr std::array wrapper_rules{
                 .long_values = "--timeout --conflict-exit-code ",
                 .shell_string_option = 'c',
                 .operands = 1},
-    WrapperRule{.name = "chroot", .long_values = "--userspec --groups ", .operands = 1},
+    WrapperRule{.name = "chroot", .long_values = "--u(serspec) --g(roups) ", .operands = 1},
     WrapperRule{.name = "runuser",
                 .value_options = "ugGsw",
-                .long_values = "--user --group --supp-group --shell --whitelist-environment ",
-                .shell_string_option = 'c'},
+                .long_values = "--u(ser) --g(roup) --su(pp-group) --sh(ell) "
+                               "--w(hitelist-environment) ",
+                .shell_string_option = 'c',
+                .shell_string_long = "--c(ommand) --se(ssion-command) "},
     WrapperRule{.name = "su",
                 .value_options = "ugGsw",
-                .long_values = "--user --group --supp-group --shell --whitelist-environment ",
+                .long_values = "--u(ser) --g(roup) --su(pp-group) --sh(ell) "
+                               "--w(hitelist-environment) ",
                 .shell_string_option = 'c',
+                .shell_string_long = "--c(ommand) --se(ssion-command) ",
                 .rest = Rest::nothing},
     WrapperRule{.name = "script",
-                .value_options = "EOIBTm",
-                .long_values = "--echo --log-out --log-in --log-io --log-timing --logging-format ",
+                .value_options = script_value_letters,
+                .attached_only = script_attached_letters,
+                .long_values = script_long_values,
                 .shell_string_option = 'c',
+                .shell_string_long = "--c(ommand) ",
+                .permutes = true,
                 .operands = 1},
     WrapperRule{.name = "watch",
                 .value_options = "nq",
                 .attached_only = "d",
-                .long_values = "--interval --equexit ",
+                .long_values = "--i(nterval) --eq(uexit) ",
                 .exec_option = 'x',
+                .exec_long = "--ex(ec) ",
                 .rest = Rest::joined_line},
     WrapperRule{.name = "strace", .value_options = "eopsuaIXPb"},
     WrapperRule{.name = "ltrace", .value_options = "eopsuanAD"},
@@ -76,8 +87,9 @@ constexpr std::array wrapper_rules{
     WrapperRule{.name = "xargs",
                 .value_options = "nPILsdEaJRS",
                 .attached_only = "iel",
-                .long_values = "--arg-file --delimiter --max-args --max-procs --max-chars "
-                               "--process-slot-var --max-lines --eof --replace ",
+                // --eof, --replace and --max-lines take only an attached `=VALUE`.
+                .long_values = "--a(rg-file) --d(elimiter) --max-a(rgs) --max-p(rocs) "
+                               "--max-c(hars) --p(rocess-slot-var) ",
                 .fed_by_input = true},
     WrapperRule{.name = "parallel",
                 .value_options = "jSaI",
@@ -215,6 +227,7 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
     if (!rule.subcommand.empty()) ++i; // the subcommand word, already matched
     if (!rule.subcommand2.empty()) ++i;
     bool saw_user = false; // runuser -u USER: a command follows; else USER -c STRING
+    unsigned operands_read = 0; // operands passed over among the options (rule.permutes)
     while (i < end) {
         const std::string_view w = words[i].text;
         if (w == "--") {
@@ -235,25 +248,26 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
         if (w.size() > 2 && w[0] == '-' && w[1] == '-') {
             const std::size_t eq = w.find('=');
             const std::string_view option = w.substr(0, eq);
-            if (rule.split_string_option != 0 && option == "--split-string") {
+            if (rule.split_string_option != 0 && lists_option("--s(plit-string) ", option)) {
                 if (eq != std::string_view::npos)
                     out.split_string = w.substr(eq + 1);
                 else if (i + 1 < end)
                     out.split_string = script_of(*simple_, words[++i]);
-            } else if (rule.shell_string_option != 0 && option == "--command") {
+            } else if (rule.shell_string_option != 0 &&
+                       lists_option(rule.shell_string_long, option)) {
                 if (eq != std::string_view::npos) {
                     out.split_string = w.substr(eq + 1);
                     out.query = false;
                 } else if (i + 1 < end) {
                     out.shell_string = ++i;
                 }
-            } else if (rule.exec_option != 0 && option == "--exec") {
+            } else if (rule.exec_option != 0 && lists_option(rule.exec_long, option)) {
                 out.exec = true;
             } else if (eq == std::string_view::npos &&
                        lists_option(rule.long_values, option)) {
                 ++i;
             }
-            if (option == "--user") saw_user = true;
+            if (lists_option("--u(ser) ", option)) saw_user = true;
             ++i;
             continue;
         }
@@ -290,10 +304,16 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
             ++i;
             continue;
         }
+        if (rule.permutes && operands_read < rule.operands) {
+            // `script /dev/null -qc STRING`: the operand, then more options.
+            ++operands_read;
+            ++i;
+            continue;
+        }
         break;
     }
     if (!out.query && !out.shell_string && !out.split_string) {
-        for (unsigned k = 0; k < rule.operands && i < end; ++k) ++i;
+        for (unsigned k = operands_read; k < rule.operands && i < end; ++k) ++i;
         // `kubectl exec POD -c app -- cmd`, `docker exec C -- cmd`.
         if (rule.after_dashdash)
             for (std::size_t k = i; k < end; ++k)
@@ -311,12 +331,29 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
     const bool su_like = rule.rest == Rest::nothing || (rule.name == "runuser" && !saw_user);
     if (su_like && !out.shell_string && !out.split_string) {
         out.nothing = true;
-        // su USER -c STRING: the option may follow the user.
-        for (std::size_t k = i; k + 1 < end; ++k)
-            if (words[k].text == "-c" || words[k].text == "--command") {
-                out.shell_string = k + 1;
-                break;
+        // su USER -c STRING: the option may follow the user (`-lc`, `--comm=STRING` alike).
+        for (std::size_t k = i; k < end && !out.shell_string && !out.split_string; ++k) {
+            const std::string_view t = words[k].text;
+            if (t.starts_with("--")) {
+                const std::size_t eq = t.find('=');
+                if (!lists_option(rule.shell_string_long, t.substr(0, eq))) continue;
+                if (eq != std::string_view::npos)
+                    out.split_string = t.substr(eq + 1);
+                else if (k + 1 < end)
+                    out.shell_string = k + 1;
+            } else if (t.size() > 1 && t[0] == '-') {
+                for (std::size_t l = 1; l < t.size(); ++l) {
+                    if (t[l] == rule.shell_string_option) {
+                        if (l + 1 < t.size())
+                            out.split_string = t.substr(l + 1);
+                        else if (k + 1 < end)
+                            out.shell_string = k + 1;
+                        break;
+                    }
+                    if (contains(rule.value_options, t[l])) break;
+                }
             }
+        }
     }
     out.command = i;
     return out;

@@ -258,3 +258,42 @@ BOOST_AUTO_TEST_CASE(quoted_wrapper_word_is_still_the_wrapper) {
     BOOST_TEST(names(analyze("\"sudo\" pkill x")) == (Names{"sudo", "pkill"}));
     BOOST_TEST(names(analyze("\\eval pkill x")) == (Names{"eval", "pkill"}));
 }
+
+BOOST_AUTO_TEST_CASE(long_options_by_gnu_prefix) {
+    // getopt_long reads the shortest prefix no other option of the tool shares.
+    check_operand("sudo --u root --chd /tmp pkill x", {"sudo", "pkill"}, {"x"});
+    check_operand("sudo --pro p pkill x", {"sudo", "pkill"}, {"x"});
+    check_operand("timeout --s KILL --k 1 5 pkill x", {"timeout", "pkill"}, {"x"});
+    check_operand("nice --adj 5 pkill x", {"nice", "pkill"}, {"x"});
+    check_operand("stdbuf --o L --e 0 pkill x", {"stdbuf", "pkill"}, {"x"});
+    check_operand("chroot --u root --g g / pkill x", {"chroot", "pkill"}, {"x"});
+    check_operand("env --ch /tmp --u HOME pkill x", {"env", "pkill"}, {"x"});
+    // A prefix that is not the tool's takes no value: the next word is the command.
+    check_operand("nice --x pkill x", {"nice", "pkill"}, {"x"});
+}
+
+BOOST_AUTO_TEST_CASE(xargs_optional_values_are_attached_only) {
+    // --replace, --eof and --max-lines take only `=VALUE`: the next word is the command.
+    check_operand("xargs --replace kill {}", {"xargs", "kill"}, {"{}"});
+    check_operand("xargs --max-lines kill", {"xargs", "kill"}, {});
+    check_operand("xargs --replace=@ kill @", {"xargs", "kill"}, {"@"});
+    check_operand("xargs --max-a 1 kill", {"xargs", "kill"}, {});
+}
+
+BOOST_AUTO_TEST_CASE(script_and_su_strings_wherever_getopt_finds_them) {
+    // script permutes: options after its operand still run their string.
+    for (const char* command :
+         {"script /dev/null -qc 'pkill x'", "script --c 'pkill x' /dev/null",
+          "script --comm='pkill x' /dev/null", "script --log-o out.log --com 'pkill x'",
+          "script -q --o 100 -c 'pkill x' /dev/null", "su root -lc 'pkill x'",
+          "su root --se 'pkill x'", "su --c 'pkill x'", "runuser root --comm='pkill x'"}) {
+        const Analysis a = analyze(command);
+        BOOST_TEST_CONTEXT(command) {
+            const Invocation* pkill = find(a, "pkill");
+            BOOST_TEST_REQUIRE(pkill != nullptr);
+            BOOST_TEST(arg_texts(*pkill) == Names{"x"});
+        }
+    }
+    // The log's name is a value, never the command.
+    BOOST_TEST(find(analyze("script --log-o pkill -c ls"), "pkill") == nullptr);
+}
