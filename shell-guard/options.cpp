@@ -55,10 +55,11 @@ std::optional<Argument> OptionReader::next() {
         if (option.attached)
             option.value = w.substr(eq + 1);
         else if (shell::lists_option(grammar_.long_values,
-                       grammar_.fold_case ? folded(option.text) : option.text))
+                                     grammar_.fold_case ? folded(option.text) : option.text))
             option.value = next_word();
-        else if (grammar_.unknown_long_values && !shell::lists_option(grammar_.long_flags, option.text) &&
-                 word_ < args_.size() && !args_[word_].text.starts_with("-"))
+        else if (grammar_.unknown_long_values &&
+                 !shell::lists_option(grammar_.long_flags, option.text) && word_ < args_.size() &&
+                 !args_[word_].text.starts_with("-"))
             option.value = next_word();
         return option;
     }

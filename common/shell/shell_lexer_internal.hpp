@@ -132,7 +132,7 @@ struct WrapperRule {
     // Options may follow the operands (GNU getopt_long's permutation; script): an operand is
     // passed over and options are read after it.
     bool permutes = false;
-    std::uint8_t operands = 0;           // words before the command (timeout DURATION, ssh HOST)
+    std::uint8_t operands = 0; // words before the command (timeout DURATION, ssh HOST)
     Assignments assignments = Assignments::none;
     Rest rest = Rest::command;
     bool fed_by_input = false;   // xargs, parallel: the command's operands come from input

@@ -32,9 +32,8 @@ constexpr std::array wrapper_rules{
                 .value_options = "sk",
                 .long_values = "--s(ignal) --k(ill-after) ",
                 .operands = 1},
-    WrapperRule{.name = "stdbuf",
-                .value_options = "ioe",
-                .long_values = "--i(nput) --o(utput) --e(rror) "},
+    WrapperRule{
+        .name = "stdbuf", .value_options = "ioe", .long_values = "--i(nput) --o(utput) --e(rror) "},
     WrapperRule{.name = "setsid"},
     WrapperRule{.name = "unbuffer"},
     WrapperRule{.name = "unshare", .value_options = "SGRw"},
@@ -226,7 +225,7 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
     WrapperReading out;
     if (!rule.subcommand.empty()) ++i; // the subcommand word, already matched
     if (!rule.subcommand2.empty()) ++i;
-    bool saw_user = false; // runuser -u USER: a command follows; else USER -c STRING
+    bool saw_user = false;      // runuser -u USER: a command follows; else USER -c STRING
     unsigned operands_read = 0; // operands passed over among the options (rule.permutes)
     while (i < end) {
         const std::string_view w = words[i].text;
@@ -263,8 +262,7 @@ Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size
                 }
             } else if (rule.exec_option != 0 && lists_option(rule.exec_long, option)) {
                 out.exec = true;
-            } else if (eq == std::string_view::npos &&
-                       lists_option(rule.long_values, option)) {
+            } else if (eq == std::string_view::npos && lists_option(rule.long_values, option)) {
                 ++i;
             }
             if (lists_option("--u(ser) ", option)) saw_user = true;

@@ -53,9 +53,9 @@ public:
             std::size_t window_entries)
         : request_(request), kernel_(fast::resolve(kernel)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size),
-          window_(request_.pairing != nullptr ? request_.pairing(request_, scan_, arena_,
-                                                                 buffer_size_, window_entries)
-                                              : nullptr) {}
+          window_(request_.pairing != nullptr
+                      ? request_.pairing(request_, scan_, arena_, buffer_size_, window_entries)
+                      : nullptr) {}
 
     Scan run(Source& source) {
         // Zeros before the data for the kernels' look-behind, then room to align the data. The
