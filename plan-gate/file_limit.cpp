@@ -6,6 +6,8 @@
 // one fallback to the file system (a bare name such as `Makefile` that exists under the root).
 #include "plan-gate/file_limit.hpp"
 
+#include "common/fast/name_listing.hpp"
+#include "common/fast/token_text.hpp"
 #include "common/fast/tokens.hpp"
 #include "common/fast/view_set.hpp"
 #include "common/io/files.hpp"
@@ -34,121 +36,6 @@ constexpr std::size_t listed_characters = 6000;
 
 // The bytes between tokens: whitespace (ascii::is_space).
 constexpr fast::ByteSet separators = fast::ByteSet::of(ascii::is_space, false);
-
-// Where the plan's text comes from: a view of it whole, or its file read a piece at a time into
-// one buffer that keeps only the token still open at the end of a piece. A plan of any size is
-// then counted in a buffer about the size of two pieces (more only for a longer token). A piece
-// is what os::read_size_for gives for the plan's size, as the transcript reader sizes its reads.
-class PlanText {
-public:
-    explicit PlanText(std::string_view whole) : whole_(whole) {}
-    PlanText(os::File file, std::uint64_t size)
-        : file_(std::move(file)), piece_(os::read_size_for(size)) {}
-
-    // Calls `visit(token)`, in order, for every token of the whole text that `filter` picks
-    // (fast/tokens.hpp; its separators are whitespace); false when the file could not be read or
-    // held more than `max_bytes` (what was visited before then is to be dropped).
-    template <class Visit>
-    bool scan(const fast::TokenFilter& filter, Visit&& visit, std::size_t max_bytes) {
-        const fast::TokenScan tokens(filter);
-        if (!file_) {
-            tokens.each(whole_, visit);
-            return true;
-        }
-        const std::size_t piece = piece_;
-        std::string buffer(2 * piece, '\0');
-        std::size_t filled = 0; // bytes of the buffer that hold text
-        std::uint64_t total = 0;
-        for (;;) {
-            // A token longer than the buffer doubles it, never past what the read bound can
-            // fill: a plan of one 64 MiB token is held once, as a whole read would hold it.
-            if (buffer.size() - filled < piece)
-                buffer.resize(std::min(2 * buffer.size(), max_bytes + 2 * piece));
-            const long got = file_.read_some(buffer.data() + filled, buffer.size() - filled);
-            if (got < 0) return false;
-            total += static_cast<std::uint64_t>(got);
-            if (total > max_bytes) return false;
-            filled += static_cast<std::size_t>(got);
-            // The tokens whose end has been read: all of them at the end of the file, else those
-            // before the last whitespace byte (none in the bytes kept from before: they are the
-            // open token).
-            std::size_t complete = filled;
-            if (got != 0) {
-                const std::size_t kept = filled - static_cast<std::size_t>(got);
-                while (complete > kept && !separators.contains(buffer[complete - 1])) --complete;
-                if (complete == kept) complete = 0;
-            }
-            tokens.each(std::string_view(buffer.data(), complete), visit);
-            if (got == 0) return true;
-            // Keep only the token still open.
-            std::memmove(buffer.data(), buffer.data() + complete, filled - complete);
-            filled -= complete;
-        }
-    }
-
-private:
-    std::string_view whole_;
-    os::File file_;
-    std::size_t piece_ = 0;
-};
-
-// Copies of spellings, kept in large blocks: one allocation for many short spellings.
-class SpellingArena {
-public:
-    std::string_view keep(std::string_view spelling) {
-        if (spelling.size() > left_) {
-            const std::size_t size = std::max(block_size, spelling.size());
-            blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
-            next_ = blocks_.back().get();
-            left_ = size;
-        }
-        std::memcpy(next_, spelling.data(), spelling.size());
-        const std::string_view kept(next_, spelling.size());
-        next_ += spelling.size();
-        left_ -= spelling.size();
-        return kept;
-    }
-
-private:
-    static constexpr std::size_t block_size = std::size_t{64} << 10;
-    std::vector<std::unique_ptr<char[]>> blocks_;
-    char* next_ = nullptr;
-    std::size_t left_ = 0;
-};
-
-// A set of spellings, each held as a view: into text that outlives the set or, with an arena,
-// into the arena's copy of it. At most `bound` are held. Prose repeats its words, so nearly every
-// token of a long plan ends here after one lookup.
-class SpellingSet {
-public:
-    // Holds at most `bound` spellings; room for about `expected` of them before it first grows.
-    // With `arena`, each spelling added is copied there first.
-    SpellingSet(std::size_t bound, std::size_t expected, SpellingArena* arena = nullptr)
-        : bound_(bound), arena_(arena), held_(std::min(bound, expected)) {}
-
-    // True when `spelling` is held; else adds it, while fewer than the bound are held, and
-    // returns false.
-    bool seen(std::string_view spelling) {
-        if (held_.size() >= bound_) return holds(spelling);
-        return !add_new(spelling);
-    }
-
-    bool holds(std::string_view spelling) const { return held_.contains(spelling); }
-
-    // Adds `spelling` when it is not held and fewer than the bound are; returns the view held
-    // for it when it was added.
-    std::optional<std::string_view> add_new(std::string_view spelling) {
-        if (held_.size() >= bound_) return std::nullopt;
-        return held_.add_new(spelling, [this](std::string_view added) {
-            return arena_ != nullptr ? arena_->keep(added) : added;
-        });
-    }
-
-private:
-    std::size_t bound_;
-    SpellingArena* arena_;
-    fast::ViewSet held_;
-};
 
 // Wrapping a plan puts around a path: backticks, quotes, parentheses and brackets (round, square,
 // curly and the angle brackets of a markdown autolink). Pipes are never stripped, so a table cell
@@ -253,69 +140,6 @@ bool is_under(std::string_view canonical_path, std::string_view root) {
     return canonical_path.size() > root.size() + 1 &&
            canonical_path.substr(0, root.size()) == root && canonical_path[root.size()] == '/';
 }
-
-} // namespace
-
-namespace {
-
-// The names directly under the root, kept as a filter: a bare name (a token with no name byte
-// once its wrapping is stripped) whose key is not held names no file under the root on any file
-// system that matches ASCII names exactly or case-insensitively. One listing of the root
-// replaces a stat for nearly every distinct word of the plan. The filter stands aside (holds
-// everything) when the root cannot be listed, holds more than `max_names` entries, or holds a
-// name with a non-ASCII character, which Unicode case folding could match from an ASCII
-// spelling.
-class RootNames {
-public:
-    explicit RootNames(const std::string& root) {
-        const std::optional<std::vector<std::string>> names = os::directory_names(root, max_names);
-        if (!names) return;
-        for (const std::string& name : *names) {
-            if (name.empty()) return;
-            for (const char c : name)
-                if (static_cast<unsigned char>(c) >= 0x80) return; // UTF-8: not ASCII
-            keys_[key(name)] = true;
-            opens_ |= std::uint64_t{1} << folded(name.front());
-            closes_ |= std::uint64_t{1} << folded(name.back());
-        }
-        usable_ = true;
-    }
-
-    // True when no entry of the root can be `name` (never empty).
-    bool excludes(std::string_view name) const { return usable_ && !keys_[key(name)]; }
-
-    // Whether the listing settles bare names at all; and the bytes a name it does not exclude can
-    // open or end with (every byte whose fold is that of an entry's first or last byte).
-    bool usable() const { return usable_; }
-    fast::ByteSet may_open() const { return bytes_folding_to(opens_); }
-    fast::ByteSet may_close() const { return bytes_folding_to(closes_); }
-
-private:
-    static constexpr std::size_t max_names = 4096;
-
-    // A byte with ASCII case folded and then cut to 6 bits: bytes that one file system may match
-    // fold alike.
-    static std::size_t folded(char c) {
-        return static_cast<std::size_t>((static_cast<unsigned char>(c) | 0x20) & 0x3f);
-    }
-
-    // The length (modulo 16) and the first and last bytes folded: spellings that one file system
-    // may match share a key.
-    static std::size_t key(std::string_view name) {
-        return ((name.size() & 15) << 12) | (folded(name.front()) << 6) | folded(name.back());
-    }
-
-    // The ASCII bytes whose fold is in `folds` (bit f: fold f), and every non-ASCII byte.
-    static fast::ByteSet bytes_folding_to(std::uint64_t folds) {
-        return fast::ByteSet::of([folds](char c) { return ((folds >> folded(c)) & 1u) != 0; },
-                                 true);
-    }
-
-    std::bitset<std::size_t{1} << 16> keys_;
-    std::uint64_t opens_ = 0;  // bit f: an entry's first byte folds to f
-    std::uint64_t closes_ = 0; // ... its last byte
-    bool usable_ = false;
-};
 
 // The tally of `files` (in first-seen order), each spelled by `spell` as a std::string: how many,
 // and the first listed_files of them, each cut to listed_characters.
@@ -463,7 +287,7 @@ private:
     static constexpr std::size_t memo_bytes = 4096;
     static constexpr std::size_t longest_path = 32767 * 3; // UTF-16 units as UTF-8 bytes, at most
 
-    const RootNames root_names_;
+    const fast::NameListing root_names_;
     bool settle_by_listing_ = true;
     const std::string root_;
     const bool root_has_temp_ = paths::has_temp_segment(root_);
@@ -476,14 +300,14 @@ private:
     const std::string own_below_root_ =
         is_under(own_path_, root_) ? own_path_.substr(under_root_) : std::string();
     // The tokens judged: copies, since a plan read a piece at a time does not keep its text.
-    SpellingArena judged_spellings_;
-    SpellingSet judged_;
+    fast::ViewArena judged_spellings_;
+    fast::BoundedViewSet judged_;
     std::unordered_set<std::string> looked_up_;
     std::string path_;
     // The files counted, in first-seen order, as views of their copies in the arena.
-    SpellingArena counted_paths_;
+    fast::ViewArena counted_paths_;
     std::vector<std::string_view> files_;
-    SpellingSet counted_;
+    fast::BoundedViewSet counted_;
 };
 
 } // namespace
@@ -493,7 +317,7 @@ namespace detail {
 namespace {
 
 // Counts into `count` the files `text` names; false when its file cannot be read whole.
-bool scan_into(FileCount& count, Tokens tokens, PlanText& text) {
+bool scan_into(FileCount& count, Tokens tokens, fast::TokenText& text) {
     if (tokens == Tokens::every_token) count.judge_every_token();
     return text.scan(
         count.filter(), [&count](std::string_view token) { count.take(token); }, plan_read_limit);
@@ -501,20 +325,20 @@ bool scan_into(FileCount& count, Tokens tokens, PlanText& text) {
 
 // The plan file at `plan_path`, opened for a count: nullopt when it is not a regular file or is
 // already past the read bound (nothing is read then); `size` is its length now.
-std::optional<PlanText> open_plan(const std::string& plan_path, std::size_t& size) {
+std::optional<fast::TokenText> open_plan(const std::string& plan_path, std::size_t& size) {
     os::File file = os::File::open_regular(plan_path);
     if (!file) return std::nullopt;
     const std::uint64_t bytes = file.size().value_or(0);
     if (bytes > plan_read_limit) return std::nullopt;
     size = static_cast<std::size_t>(bytes);
-    return PlanText(std::move(file), bytes);
+    return fast::TokenText(std::move(file), bytes);
 }
 
 } // namespace
 
 std::vector<std::string> plan_files_with(Tokens tokens, std::string_view plan_text,
                                          const std::string& root, const std::string& plan_path) {
-    PlanText text(plan_text);
+    fast::TokenText text(plan_text);
     FileCount count(root, plan_path, plan_text.size());
     scan_into(count, tokens, text); // a text held whole is always read whole
     return count.files();
@@ -523,7 +347,7 @@ std::vector<std::string> plan_files_with(Tokens tokens, std::string_view plan_te
 std::optional<std::vector<std::string>>
 plan_file_files_with(Tokens tokens, const std::string& plan_path, const std::string& root) {
     std::size_t size = 0;
-    std::optional<PlanText> text = open_plan(plan_path, size);
+    std::optional<fast::TokenText> text = open_plan(plan_path, size);
     if (!text) return std::nullopt;
     FileCount count(root, plan_path, size);
     if (!scan_into(count, tokens, *text)) return std::nullopt;
@@ -544,7 +368,7 @@ std::optional<std::vector<std::string>> plan_file_files(const std::string& plan_
 
 FileTally plan_tally(std::string_view plan_text, const std::string& root,
                      const std::string& plan_path) {
-    PlanText text(plan_text);
+    fast::TokenText text(plan_text);
     FileCount count(root, plan_path, plan_text.size());
     detail::scan_into(count, detail::Tokens::settled_by_listing, text);
     return count.tally();
@@ -552,7 +376,7 @@ FileTally plan_tally(std::string_view plan_text, const std::string& root,
 
 std::optional<FileTally> plan_file_tally(const std::string& plan_path, const std::string& root) {
     std::size_t size = 0;
-    std::optional<PlanText> text = detail::open_plan(plan_path, size);
+    std::optional<fast::TokenText> text = detail::open_plan(plan_path, size);
     if (!text) return std::nullopt;
     FileCount count(root, plan_path, size);
     if (!detail::scan_into(count, detail::Tokens::settled_by_listing, *text)) return std::nullopt;
