@@ -1,6 +1,10 @@
 // fast/cpu.cpp: the running CPU's vector extensions.
 #include "common/fast/cpu.hpp"
 
+#include "common/fast/kernel.hpp"
+#include "common/fast/vector.hpp"
+
+#include <algorithm>
 #include <cstdint> // defines __GLIBC__ where the C library is glibc, for the test below
 
 // glibc's header declares its answers as C `_Bool`, which GCC accepts in C++ and clang does not.
@@ -32,3 +36,39 @@ bool has_avx2() {
 #endif
 
 } // namespace viber::fast::cpu
+
+namespace viber::fast {
+
+namespace {
+
+// True when this build and CPU run `kernel`.
+bool runs(Kernel kernel) {
+    switch (kernel) {
+    case Kernel::portable:
+    case Kernel::best:
+        return true;
+    case Kernel::sse2:
+        return VIBER_SIMD_X86 != 0;
+    case Kernel::neon:
+        return VIBER_SIMD_NEON != 0;
+    case Kernel::avx2:
+        return VIBER_SIMD_WIDE != 0 && cpu::has_avx2();
+    }
+    return false;
+}
+
+} // namespace
+
+bool supported(Kernel kernel, std::span<const Kernel> routine) {
+    return kernel == Kernel::best ||
+           (std::find(routine.begin(), routine.end(), kernel) != routine.end() && runs(kernel));
+}
+
+Kernel resolve(Kernel kernel, std::span<const Kernel> routine) {
+    if (kernel != Kernel::best && supported(kernel, routine)) return kernel;
+    for (const Kernel fastest : routine)
+        if (runs(fastest)) return fastest;
+    return Kernel::portable;
+}
+
+} // namespace viber::fast

@@ -241,31 +241,17 @@ DecodedString decode_string_reference(std::string_view bytes, std::size_t at, ch
     return decode_string_with<ByteRun>(bytes, at, out);
 }
 
-bool string_kernel_supported(StringKernel kernel) {
+DecodedString decode_string_with(Kernel kernel, std::string_view bytes, std::size_t at, char* out) {
+    if (!supported(kernel, string_kernels)) kernel = Kernel::best;
     switch (kernel) {
-    case StringKernel::words:
-    case StringKernel::best:
-        return true;
-    case StringKernel::sse2:
-        return VIBER_SIMD_X86 != 0;
-    case StringKernel::avx2:
-        return VIBER_SIMD_WIDE != 0 && cpu::has_avx2();
-    }
-    return false;
-}
-
-DecodedString decode_string_with(StringKernel kernel, std::string_view bytes, std::size_t at,
-                                 char* out) {
-    if (!string_kernel_supported(kernel)) kernel = StringKernel::best;
-    switch (kernel) {
-    case StringKernel::words:
+    case Kernel::portable:
         return decode_string_with<WordRun>(bytes, at, out);
 #if VIBER_SIMD_X86
-    case StringKernel::sse2:
+    case Kernel::sse2:
         return decode_string_sse2(bytes, at, out);
 #endif
 #if VIBER_SIMD_WIDE
-    case StringKernel::avx2:
+    case Kernel::avx2:
         return decode_string_avx2(bytes, at, out);
 #endif
     default:

@@ -4,6 +4,8 @@
 // (tests/unit/fast/fast_json_string_test.cpp).
 #pragma once
 
+#include "common/fast/kernel.hpp"
+
 #include <cstddef>
 #include <string_view>
 
@@ -32,13 +34,10 @@ DecodedString decode_string(std::string_view bytes, std::size_t at, char* out);
 // The same, a byte at a time: the reference every kernel is held to.
 DecodedString decode_string_reference(std::string_view bytes, std::size_t at, char* out);
 
-// The kernels: `words` (8 bytes at a time in a general register: what an aarch64 CPU runs),
-// `sse2` (x86-64), `avx2` (x86-64 CPUs with AVX2, in a GCC build, for bodies of 4 KiB or more);
-// `best` is what decode_string runs. A kernel the CPU or the build lacks runs as `best`.
-enum class StringKernel { words, sse2, avx2, best };
-bool string_kernel_supported(StringKernel kernel);
-DecodedString decode_string_with(StringKernel kernel, std::string_view bytes, std::size_t at,
-                                 char* out);
+// The kernels (fast/kernel.hpp: string_kernels): `portable` (8 bytes at a time in a general
+// register: what an aarch64 CPU runs), `sse2`, `avx2` (for bodies of 4 KiB or more); `best` is
+// what decode_string runs.
+DecodedString decode_string_with(Kernel kernel, std::string_view bytes, std::size_t at, char* out);
 
 // The code unit of a `\uXXXX` escape whose backslash is at `at`; -1 when it is not one.
 long escaped_unit(const char* bytes, std::size_t size, std::size_t at);

@@ -19,7 +19,7 @@
 #include "common/fast/arch/aarch64/neon.hpp"
 #include "common/fast/arch/x86_64/avx2.hpp"
 #include "common/fast/arch/x86_64/sse2.hpp"
-#include "common/fast/line_kernel.hpp"
+#include "common/fast/kernel.hpp"
 
 #include <array>
 #include <cstddef>
@@ -244,21 +244,21 @@ __attribute__((flatten)) std::size_t scan_lines_neon(const char* data, std::size
 // caller wants change after that line: the scan then stops and returns the position after the
 // newline, else it returns `to`.
 template <const auto& Needles, std::uint32_t Mask, class Sink>
-std::size_t scan_lines(LineKernel kernel, const char* data, std::size_t from, std::size_t to,
+std::size_t scan_lines(Kernel kernel, const char* data, std::size_t from, std::size_t to,
                        Sink& sink) {
     static_assert(Needles.size() <= max_needles);
     using namespace line_scan_detail;
     switch (kernel) {
 #if VIBER_SIMD_WIDE
-    case LineKernel::avx2:
+    case Kernel::avx2:
         return scan_lines_avx2<Needles, Mask>(data, from, to, sink);
 #endif
 #if VIBER_SIMD_X86
-    case LineKernel::sse2:
+    case Kernel::sse2:
         return scan_lines_sse2<Needles, Mask>(data, from, to, sink);
 #endif
 #if VIBER_SIMD_NEON
-    case LineKernel::neon:
+    case Kernel::neon:
         return scan_lines_neon<Needles, Mask>(data, from, to, sink);
 #endif
     default:

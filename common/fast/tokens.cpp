@@ -7,23 +7,6 @@
 
 namespace viber::fast {
 
-bool token_kernel_supported(TokenKernel kernel) {
-    switch (kernel) {
-    case TokenKernel::portable:
-    case TokenKernel::best:
-        return true;
-    case TokenKernel::avx2:
-        return VIBER_SIMD_WIDE != 0 && cpu::has_avx2();
-    }
-    return false;
-}
-
-TokenKernel resolve(TokenKernel kernel) {
-    if (kernel != TokenKernel::best && token_kernel_supported(kernel)) return kernel;
-    if (token_kernel_supported(TokenKernel::avx2)) return TokenKernel::avx2;
-    return TokenKernel::portable;
-}
-
 namespace tokens_detail {
 
 ClassTables prepare(const TokenFilter& filter) {
@@ -122,10 +105,10 @@ classify_avx2(const ClassTables& tables, const char* data, std::size_t blocks, B
 
 } // namespace
 
-void classify_blocks(TokenKernel kernel, const ClassTables& tables, const char* data,
-                     std::size_t blocks, BlockMasks* out) {
+void classify_blocks(Kernel kernel, const ClassTables& tables, const char* data, std::size_t blocks,
+                     BlockMasks* out) {
 #if VIBER_SIMD_WIDE
-    if (kernel == TokenKernel::avx2) {
+    if (kernel == Kernel::avx2) {
         classify_avx2(tables, data, blocks, out);
         return;
     }

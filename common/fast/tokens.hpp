@@ -8,6 +8,8 @@
 // tests/unit/fast/fast_tokens_test.cpp holds each kernel to it.
 #pragma once
 
+#include "common/fast/kernel.hpp"
+
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -71,12 +73,9 @@ struct TokenFilter {
     ByteSet pair_last;
 };
 
-// The kernels: `portable` (8 bytes at a time in a general register, table lookups), `avx2`
-// (x86-64 CPUs with AVX2, in a GCC build: nibble lookups); `best` is the fastest this CPU runs. A
-// kernel the CPU or the build lacks runs as `best`. Other CPUs (aarch64 included) run `portable`.
-enum class TokenKernel { portable, avx2, best };
-bool token_kernel_supported(TokenKernel kernel);
-TokenKernel resolve(TokenKernel kernel);
+// The kernels (fast/kernel.hpp: token_kernels): `portable` (8 bytes at a time in a general
+// register, table lookups) and `avx2` (nibble lookups). Other CPUs (aarch64 included) run
+// `portable`.
 
 // The plain reference: calls visit(token) for each token of `text` the filter picks, in order.
 template <class Visit>
@@ -125,8 +124,8 @@ struct ClassTables {
 ClassTables prepare(const TokenFilter& filter);
 
 // Masks of `blocks` whole 64-byte blocks from `data`, into `out`, with a resolved kernel.
-void classify_blocks(TokenKernel kernel, const ClassTables& tables, const char* data,
-                     std::size_t blocks, BlockMasks* out);
+void classify_blocks(Kernel kernel, const ClassTables& tables, const char* data, std::size_t blocks,
+                     BlockMasks* out);
 
 // x + y + carry_in as 64-bit words; returns the carry out.
 inline unsigned add_with_carry(std::uint64_t x, std::uint64_t y, unsigned carry_in,
@@ -192,8 +191,8 @@ void tokens_of_block(std::string_view text, std::size_t block, const BlockMasks&
 // tables are made once, for every text scanned. `filter.separators` must not be empty.
 class TokenScan {
 public:
-    explicit TokenScan(const TokenFilter& filter, TokenKernel kernel = TokenKernel::best)
-        : tables_(tokens_detail::prepare(filter)), kernel_(resolve(kernel)) {}
+    explicit TokenScan(const TokenFilter& filter, Kernel kernel = Kernel::best)
+        : tables_(tokens_detail::prepare(filter)), kernel_(resolve(kernel, token_kernels)) {}
 
     // Calls visit(token) for each token of `text` the filter picks, in order, as the reference
     // does.
@@ -227,7 +226,7 @@ public:
 
 private:
     tokens_detail::ClassTables tables_;
-    TokenKernel kernel_;
+    Kernel kernel_;
 };
 
 } // namespace viber::fast

@@ -49,9 +49,9 @@ constexpr std::uint32_t pairing_needles = needle_bit(detail::needle_subagent_typ
 
 class Scanner {
 public:
-    Scanner(const Request& request, fast::LineKernel kernel, std::size_t buffer_size,
+    Scanner(const Request& request, fast::Kernel kernel, std::size_t buffer_size,
             std::size_t window_entries)
-        : request_(request), kernel_(fast::resolve(kernel)),
+        : request_(request), kernel_(fast::resolve(kernel, fast::line_kernels)),
           buffer_size_(buffer_size < 64 ? 64 : buffer_size),
           window_(request_.pairing != nullptr
                       ? request_.pairing(request_, scan_, arena_, buffer_size_, window_entries)
@@ -392,7 +392,7 @@ private:
     }
 
     const Request request_;
-    const fast::LineKernel kernel_;
+    const fast::Kernel kernel_;
     std::uint32_t kernel_needles_ = 0; // the needles the kernel looks for in this stretch
     const std::size_t buffer_size_;
     std::unique_ptr<char[]> buffer_;
@@ -418,7 +418,7 @@ private:
 constexpr std::size_t default_buffer_size = os::read_size_for(std::nullopt);
 
 Scan scan_source(std::unique_ptr<Source> source, const Request& request, std::size_t buffer_size,
-                 fast::LineKernel kernel, std::size_t window_entries) {
+                 fast::Kernel kernel, std::size_t window_entries) {
     try {
         auto scanner = std::make_unique<Scanner>(request, kernel, buffer_size, window_entries);
         Scan scan = scanner->run(*source);
@@ -495,8 +495,8 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
     std::string padded(look_behind, '\0');
     padded.append(bytes);
     padded.append(buffer_padding, '\0');
-    run_kernel(fast::resolve(kernel), all_needles, padded.data() + look_behind, 0, bytes.size(),
-               collector);
+    run_kernel(fast::resolve(kernel, fast::line_kernels), all_needles, padded.data() + look_behind,
+               0, bytes.size(), collector);
     // The last entry is the line after the final newline; it exists only when it holds bytes.
     if (bytes.empty() || bytes.back() == '\n') collector.lines.pop_back();
     return collector.lines;

@@ -3,7 +3,7 @@
 // lines are parsed.
 #pragma once
 
-#include "common/fast/line_kernel.hpp"
+#include "common/fast/kernel.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -172,10 +172,10 @@ std::string_view agent_of(std::string_view subagent_type);
 // same results; hooks do not use them.
 namespace detail {
 
-// The prefilter's line-scan kernels (common/fast/line_kernel.hpp).
-using Kernel = fast::LineKernel;
+// The prefilter's line-scan kernels (common/fast/kernel.hpp).
+using Kernel = fast::Kernel;
 inline bool kernel_supported(Kernel kernel) {
-    return fast::line_kernel_supported(kernel);
+    return fast::supported(kernel, fast::line_kernels);
 }
 
 // The raw-byte needles of the prefilter, one bit each in a line's hit mask.

@@ -92,7 +92,7 @@ constexpr std::uint32_t gate_verdict_set = gate_dispatch_set | verdict_needles;
 // Runs the kernel compiled for the first of `Sets` that holds `wanted` (all needles when none
 // does); returns what the kernel returns.
 template <std::uint32_t... Sets, class Sink>
-std::size_t run_kernel_in(fast::LineKernel kernel, std::uint32_t wanted, const char* data,
+std::size_t run_kernel_in(fast::Kernel kernel, std::uint32_t wanted, const char* data,
                           std::size_t from, std::size_t to, Sink& sink) {
     std::size_t next = to;
     const bool ran =
@@ -103,7 +103,7 @@ std::size_t run_kernel_in(fast::LineKernel kernel, std::uint32_t wanted, const c
 }
 
 template <class Sink>
-std::size_t run_kernel(fast::LineKernel kernel, std::uint32_t wanted, const char* data,
+std::size_t run_kernel(fast::Kernel kernel, std::uint32_t wanted, const char* data,
                        std::size_t from, std::size_t to, Sink& sink) {
     return run_kernel_in<hints_set, hints_set | entry_needles, gate_set, gate_set | entry_needles,
                          gate_dispatch_set, gate_dispatch_set | entry_needles, gate_verdict_set,

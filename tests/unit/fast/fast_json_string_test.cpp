@@ -92,12 +92,12 @@ Decoded decode(const std::string& body, std::size_t alignment, bool in_place, De
     return decoded;
 }
 
-std::vector<std::pair<fast::StringKernel, const char*>> kernels_here() {
-    std::vector<std::pair<fast::StringKernel, const char*>> here{
-        {fast::StringKernel::words, "words"}, {fast::StringKernel::best, "best"}};
-    for (const auto& [kernel, name] : {std::pair{fast::StringKernel::sse2, "sse2"},
-                                       std::pair{fast::StringKernel::avx2, "avx2"}}) {
-        if (fast::string_kernel_supported(kernel))
+std::vector<std::pair<fast::Kernel, const char*>> kernels_here() {
+    std::vector<std::pair<fast::Kernel, const char*>> here{{fast::Kernel::portable, "portable"},
+                                                           {fast::Kernel::best, "best"}};
+    for (const auto& [kernel, name] :
+         {std::pair{fast::Kernel::sse2, "sse2"}, std::pair{fast::Kernel::avx2, "avx2"}}) {
+        if (fast::supported(kernel, fast::string_kernels))
             here.emplace_back(kernel, name);
         else
             std::cout << "note: JSON string kernel " << name
@@ -113,7 +113,7 @@ void agree(const std::string& body, std::size_t alignment, const char* what, std
     });
     for (const bool in_place : {false, true}) {
         for (const auto& [kernel, name] : kernels) {
-            const fast::StringKernel k = kernel;
+            const fast::Kernel k = kernel;
             const Decoded got =
                 decode(body, alignment, in_place, [k](std::string_view bytes, char* out) {
                     return fast::decode_string_with(k, bytes, 0, out);

@@ -145,8 +145,7 @@ Events reference(const Placed& p, std::size_t size, std::size_t cut, bool stop) 
                     });
 }
 template <std::uint32_t Mask>
-Events with(fast::LineKernel kernel, const Placed& p, std::size_t size, std::size_t cut,
-            bool stop) {
+Events with(fast::Kernel kernel, const Placed& p, std::size_t size, std::size_t cut, bool stop) {
     return scan_all(p.data, size, cut, stop,
                     [kernel](const char* d, std::size_t f, std::size_t t, auto& s) {
                         return fast::scan_lines<needles, Mask>(kernel, d, f, t, s);
@@ -155,12 +154,12 @@ Events with(fast::LineKernel kernel, const Placed& p, std::size_t size, std::siz
 
 // The kernels this CPU runs; one it lacks is named in the log and on the console, never counted
 // as run.
-std::vector<fast::LineKernel> kernels_here() {
-    std::vector<fast::LineKernel> here;
+std::vector<fast::Kernel> kernels_here() {
+    std::vector<fast::Kernel> here;
     for (const auto& [kernel, name] :
-         {std::pair{fast::LineKernel::sse2, "sse2"}, std::pair{fast::LineKernel::avx2, "avx2"},
-          std::pair{fast::LineKernel::neon, "neon"}}) {
-        if (fast::line_kernel_supported(kernel)) {
+         {std::pair{fast::Kernel::sse2, "sse2"}, std::pair{fast::Kernel::avx2, "avx2"},
+          std::pair{fast::Kernel::neon, "neon"}}) {
+        if (fast::supported(kernel, fast::line_kernels)) {
             here.push_back(kernel);
             BOOST_TEST_MESSAGE("line scan kernel " << name << ": run");
         } else {
@@ -174,10 +173,10 @@ std::vector<fast::LineKernel> kernels_here() {
 template <std::uint32_t Mask>
 void agree(const Placed& p, std::size_t size, std::size_t cut, const char* what,
            std::size_t alignment, std::uint64_t seed) {
-    static const std::vector<fast::LineKernel> kernels = kernels_here();
+    static const std::vector<fast::Kernel> kernels = kernels_here();
     for (const bool stop : {false, true}) {
         const Events want = reference<Mask>(p, size, cut, stop);
-        for (const fast::LineKernel kernel : kernels) {
+        for (const fast::Kernel kernel : kernels) {
             const Events got = with<Mask>(kernel, p, size, cut, stop);
             BOOST_TEST_REQUIRE((got == want), what << " bytes, length " << size << ", alignment "
                                                    << alignment << ", seed " << seed << ", kernel "

@@ -74,11 +74,11 @@ template <class Scan> Tokens tokens_of(std::string_view text, Scan scan) {
     return tokens;
 }
 
-std::vector<std::pair<fast::TokenKernel, const char*>> kernels_here() {
-    std::vector<std::pair<fast::TokenKernel, const char*>> here{
-        {fast::TokenKernel::portable, "portable"}, {fast::TokenKernel::best, "best"}};
-    if (fast::token_kernel_supported(fast::TokenKernel::avx2))
-        here.emplace_back(fast::TokenKernel::avx2, "avx2");
+std::vector<std::pair<fast::Kernel, const char*>> kernels_here() {
+    std::vector<std::pair<fast::Kernel, const char*>> here{{fast::Kernel::portable, "portable"},
+                                                           {fast::Kernel::best, "best"}};
+    if (fast::supported(fast::Kernel::avx2, fast::token_kernels))
+        here.emplace_back(fast::Kernel::avx2, "avx2");
     else
         std::cout << "note: token kernel avx2 not run: this CPU or this build lacks it\n";
     return here;
@@ -96,7 +96,7 @@ void agree(const std::string& text, std::size_t alignment, const fast::TokenFilt
     const Tokens want =
         tokens_of(view, [&](auto visit) { fast::for_each_token_reference(view, filter, visit); });
     for (const auto& [kernel, name] : kernels) {
-        const fast::TokenKernel k = kernel;
+        const fast::Kernel k = kernel;
         const Tokens got =
             tokens_of(view, [&](auto visit) { fast::TokenScan(filter, k).each(view, visit); });
         BOOST_TEST_REQUIRE((got == want), "text of " << text.size() << " bytes at " << alignment
