@@ -16,6 +16,7 @@
 #include "common/io/output.hpp"
 #include "common/io/payload.hpp"
 #include "common/shell/shell_lexer.hpp"
+#include "common/shell/shell_variables.hpp"
 #include "common/text/ascii.hpp"
 
 #include <algorithm>
@@ -237,35 +238,6 @@ bool wmic_stops(std::span<const Word> args) {
     return false;
 }
 
-// The names a word expands: `$p`, `${p}`, `"${ps[@]}"`, and the positional `$@`, `$*`, `$1`.
-template <typename F> void for_each_variable(std::string_view text, F&& visit) {
-    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-        if (text[i] != '$') continue;
-        std::size_t start = i + 1;
-        if (text[start] == '{') ++start;
-        if (start < text.size() && (text[start] == '@' || text[start] == '*' ||
-                                    (text[start] >= '1' && text[start] <= '9'))) {
-            visit(text.substr(start, 1));
-            continue;
-        }
-        std::size_t end = start;
-        while (end < text.size() && (text[end] == '_' || (text[end] >= 'a' && text[end] <= 'z') ||
-                                     (text[end] >= 'A' && text[end] <= 'Z') ||
-                                     (end > start && text[end] >= '0' && text[end] <= '9')))
-            ++end;
-        if (end > start) visit(text.substr(start, end - start));
-        i = end > i ? end - 1 : i;
-    }
-}
-
-std::string_view assigned_name(std::string_view assignment) {
-    std::size_t end = 0;
-    while (end < assignment.size() && assignment[end] != '=' && assignment[end] != '[' &&
-           assignment[end] != '+')
-        ++end;
-    return assignment.substr(0, end);
-}
-
 // PowerShell's command text (the arguments after `-Command` joined, or the decoded
 // `-EncodedCommand`, read by the command model: §7.3), split on whitespace and `;`:
 // Stop-Process (spps, kill) given -Name or -ProcessName.
@@ -303,46 +275,17 @@ bool powershell_stops_by_name(std::span<const Word> args, bool positional_is_com
     return false;
 }
 
-// Reads the command model once, keeping the first finding and what the variable rule needs.
+// Reads the command model once, keeping the first finding and what the variable rule needs
+// (which variables hold a command's output: the model's shell::OutputVariables).
 class Finder final : public shell::CommandSink {
 public:
     std::optional<StopByName> found;
 
     void command(const Command& c) override {
-        for (const Word& a : c.assignments)
-            if (a.has_substitution) filled_.insert(std::string(assigned_name(a.text)));
-        for (const shell::Redirect& r : c.redirects)
-            if (r.kind == shell::RedirectKind::input && r.target_is_process_substitution)
-                fed_reads_all_ = true;
+        variables_.command(c);
         if (c.words.empty() || c.query || found) return;
         note_pipeline(c);
         if (found) return;
-        if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
-        if (c.name == "local" || c.name == "declare" || c.name == "typeset" || c.name == "export" ||
-            c.name == "readonly") {
-            for (const Word& a : c.args())
-                if (a.has_substitution) filled_.insert(std::string(assigned_name(a.text)));
-            return;
-        }
-        if (c.name == "read" || c.name == "mapfile" || c.name == "readarray") {
-            note_read(c);
-            return;
-        }
-        const std::span<const Word> args = c.args();
-        const bool substituted =
-            std::any_of(args.begin(), args.end(), [](const Word& w) { return w.has_substitution; });
-        if (c.name == "printf" && substituted) { // printf -v p … "$(…)"
-            for (std::size_t i = 0; i < args.size(); ++i) {
-                if (args[i].text == "-v" && i + 1 < args.size())
-                    filled_.insert(std::string(args[i + 1].text));
-                else if (args[i].text.starts_with("-v") && args[i].text.size() > 2)
-                    filled_.insert(std::string(args[i].text.substr(2)));
-            }
-        }
-        if ((c.name == "set" && substituted) ||
-            (substituted && functions_.count(std::string(c.name)) != 0))
-            for (const char* positional : {"@", "*", "1", "2", "3", "4", "5", "6", "7", "8", "9"})
-                filled_.insert(positional);
         if (c.is_wrapper && !c.is("powershell") && !c.is("pwsh")) return;
         for (const Rule& rule : rules) {
             if (!c.is(rule.command)) continue;
@@ -354,22 +297,18 @@ public:
     }
 
     void loop_variable(std::string_view name, bool from_substitution) override {
-        if (from_substitution) filled_.insert(std::string(name));
+        variables_.loop_variable(name, from_substitution);
     }
 
-    void function_defined(std::string_view name) override {
-        if (functions_.size() < 4096) functions_.insert(std::string(name));
-    }
+    void function_defined(std::string_view name) override { variables_.function_defined(name); }
 
     // After the whole command: a kill whose operand expands a variable filled from a search.
     void finish() {
         if (found) return;
-        for (const std::string& name : read_names_fed_) filled_.insert(name);
-        if (fed_reads_all_)
-            for (const std::string& name : read_names_) filled_.insert(name);
+        variables_.finish();
         for (const PendingKill& kill : kills_) {
             for (const std::string& name : kill.variables) {
-                if (filled_.count(name) != 0) {
+                if (variables_.filled(name)) {
                     found = StopByName{"kill", kill.words, kill.path,
                                        "kill of PIDs a search put in a variable stops processes "
                                        "you did not start",
@@ -386,12 +325,8 @@ private:
         std::string words;
         std::string path;
     };
-    std::set<std::string> filled_;
-    std::vector<std::string> read_names_;     // read/mapfile targets
-    std::vector<std::string> read_names_fed_; // … fed by a pipe or a process substitution
-    bool fed_reads_all_ = false;              // some `< <(…)` feeds a loop's reads
+    shell::OutputVariables variables_; // the model's reading of which variables hold output
     std::vector<PendingKill> kills_;
-    std::set<std::string> functions_; // defined in the command: a call's substitutions fill $@
     // Per nesting depth: the pipeline being read holds a process search or the word `kill`.
     std::array<bool, 64> search_in_pipeline_{};
 
@@ -441,31 +376,6 @@ private:
                            shell::describe_path(c.path), why, false};
     }
 
-    void note_read(const Command& c) {
-        bool fed = c.stdin_from_pipe || c.stdin_from_process_substitution;
-        for (const shell::Redirect& r : c.redirects) // read p <<< "$(pgrep x)"
-            if (r.kind == shell::RedirectKind::herestring && r.target.has_substitution) fed = true;
-        const std::string_view with_value = c.name == "read" ? "dnNptui" : "dnOsuCc";
-        std::vector<std::string>& into = fed ? read_names_fed_ : read_names_;
-        const std::span<const Word> args = c.args();
-        for (std::size_t i = 0; i < args.size(); ++i) {
-            const std::string_view w = args[i].text;
-            if (w.size() > 1 && w[0] == '-') {
-                const char letter = w.back();
-                if (c.name == "read" && letter == 'a' && i + 1 < args.size()) {
-                    into.emplace_back(args[++i].text);
-                    continue;
-                }
-                if (with_value.find(letter) != std::string_view::npos && w.size() == 2) ++i;
-                continue;
-            }
-            into.emplace_back(w);
-        }
-        if (c.name != "read" && (args.empty() || args.back().text.starts_with("-")))
-            into.emplace_back("MAPFILE");
-        if (c.name == "read" && args.empty()) into.emplace_back("REPLY");
-    }
-
     bool holds(const Rule& rule, const Command& c) {
         const std::span<const Word> args = c.args();
         switch (rule.when) {
@@ -507,7 +417,7 @@ private:
             PendingKill pending;
             for (const Word& w : operands) {
                 if (w.has_substitution) return true;
-                for_each_variable(
+                shell::for_each_variable(
                     w.text, [&](std::string_view name) { pending.variables.emplace_back(name); });
             }
             if (!pending.variables.empty()) {
