@@ -273,6 +273,11 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
                        repeat_to("UwB0AG8AcAAtAFAAcgBvAGMAZQBzAHMAIAAtAE4AYQBtAGUAIABuAG8AZABlADsA",
                                  bytes - 16),
                    "deny", "deny"});
+    // Wrapper options read as getopt_long reads them: by prefix, and after script's operand.
+    out.push_back(
+        {"script's options after its operand, then -c",
+         "script /dev/null " + repeat_to("--e never -q --o 9 ", bytes - 40) + "-c 'pkill node'",
+         "deny", "silent"});
     out.push_back({"tmux send-keys typing a line a key",
                    "tmux send-keys " + repeat_to("ls Enter ", bytes - 40) + "'pkill node' Enter",
                    "deny", "silent"});

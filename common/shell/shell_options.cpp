@@ -59,6 +59,8 @@ namespace {
 
 // `entry` names `option`: equal, or for `--ta(rget-dir)` a prefix of `--target-dir` from `--ta`.
 bool names(std::string_view entry, std::string_view option) {
+    // A word written with a prefix ends with its `)`; any other is compared whole.
+    if (entry.empty() || entry.back() != ')') return entry == option;
     const std::size_t open = entry.find('(');
     if (open == std::string_view::npos) return entry == option;
     const std::string_view head = entry.substr(0, open);
