@@ -400,11 +400,32 @@ private:
             const KillCall call = read_kill(args);
             if (call.lists || call.checks) return false;
             const std::span<const Word> operands = args.subspan(call.operands);
-            // Compared after quote removal, by integer value (§7.2): `"-1"`, `-01`, `$((0))`.
-            for (const Word& w : operands)
-                if (const std::optional<long> value = integer_value(w.text);
-                    value && (*value == -1 || *value == 0))
-                    return true;
+            // Compared after quote removal, by integer value (§7.2): `"-1"`, `-01`, `$((0))`;
+            // a variable the command gave a literal is that literal (§7.3: `p=-1; kill $p`),
+            // split at blanks where unquoted.
+            const auto stops_all = [](std::string_view text) {
+                const std::optional<long> value = integer_value(text);
+                return value && (*value == -1 || *value == 0);
+            };
+            for (const Word& w : operands) {
+                if (stops_all(w.text)) return true;
+                if (!w.expands || c.values == nullptr) continue;
+                const std::optional<std::string> literal = c.values->literal_value(w);
+                if (!literal) continue;
+                if (w.quoted) {
+                    if (stops_all(*literal)) return true;
+                    continue;
+                }
+                std::string_view rest = *literal;
+                while (!rest.empty()) {
+                    const std::size_t start = rest.find_first_not_of(" \t\n");
+                    if (start == std::string_view::npos) break;
+                    rest.remove_prefix(start);
+                    const std::size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
+                    if (stops_all(rest.substr(0, end))) return true;
+                    rest.remove_prefix(end);
+                }
+            }
             if (c.fed_by_input) return true;
             // `find … -exec kill {} ;`: the PIDs are found paths (§7.2).
             // `fd -x kill` / `fd -X kill`: fd appends the found paths when no `{}` is written

@@ -15,6 +15,10 @@ std::string_view lone_variable(std::string_view text) {
         text = text.substr(2, text.size() - 3);
     else
         return {};
+    // `$@`, `$*`, `$1`-`$9`: the positional parameters, known once `set --` gave them (§7.3).
+    if (text.size() == 1 &&
+        (text[0] == '@' || text[0] == '*' || (text[0] >= '1' && text[0] <= '9')))
+        return text;
     if (text.empty() || !is_name_start(text[0])) return {};
     for (const char c : text)
         if (!is_name_char(c)) return {};
@@ -112,6 +116,7 @@ Command Lexer::base_command(const SimpleCommand& simple, bool fed, bool find) co
     cmd.fed_by_input = fed;
     cmd.via_find = find;
     cmd.stdin_from_pipe = simple.stdin_from_pipe;
+    cmd.values = this;
     for (const Redirect& rd : simple.redirects) {
         if (rd.fd > 0) continue;
         if (rd.kind == RedirectKind::heredoc || rd.kind == RedirectKind::herestring)
@@ -288,14 +293,17 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
             if (close == std::string_view::npos) return std::nullopt;
             name = text.substr(i + 2, close - i - 2);
             i = close + 1;
+        } else if (i + 1 < text.size() && (text[i + 1] == '@' || text[i + 1] == '*' ||
+                                           (text[i + 1] >= '1' && text[i + 1] <= '9'))) {
+            name = text.substr(i + 1, 1);
+            i += 2;
         } else {
             std::size_t j = i + 1;
             while (j < text.size() && is_name_char(text[j])) ++j;
             name = text.substr(i + 1, j - i - 1);
             i = j;
         }
-        if (name.empty() || !is_name_start(name[0]) ||
-            !std::all_of(name.begin(), name.end(), is_name_char))
+        if (name.empty() || (lone_variable(std::string("$") + std::string(name)).empty()))
             return std::nullopt;
         const auto it = r_.literals.find(std::string(name));
         if (it == r_.literals.end()) return std::nullopt;
@@ -317,6 +325,77 @@ void Lexer::remember(std::string_view name, std::span<const Word> args) {
         name == "readonly")
         for (const Word& a : args)
             if (is_assignment(a.text)) remember_literal(a, a.text);
+}
+
+// `read [-r] NAME… <<< 'TEXT'`: a here-string the command writes out gives the names their
+// fields (§7.3: text written in the command is read as the shell reads it): IFS's blanks split the
+// first line, the last name takes the rest. Any other read, option or input leaves them unknown.
+void Lexer::remember_read(const SimpleCommand& simple, std::span<const Word> args) {
+    bool raw = false;
+    std::vector<std::string> names;
+    bool known = true;
+    for (const Word& a : args) {
+        if (a.text == "-r") {
+            raw = true;
+        } else if (a.text.starts_with("-") || lone_variable("$" + std::string(a.text)).empty() ||
+                   !is_name_start(a.text[0])) {
+            known = false;
+        } else {
+            names.emplace_back(a.text);
+        }
+    }
+    if (names.empty()) names.emplace_back("REPLY");
+    std::optional<std::string> text;
+    for (const Redirect& rd : simple.redirects)
+        if (rd.fd <= 0 && rd.kind == RedirectKind::herestring)
+            text = rd.target.expands ? literal_text(script_of(simple, rd.target))
+                                     : std::optional<std::string>(std::string(rd.target.text));
+    // Without -r a backslash escapes; such text is not guessed at.
+    if (!known || !text || (!raw && text->find('\\') != std::string::npos)) {
+        for (const std::string& name : names) r_.literals.erase(name);
+        return;
+    }
+    std::string_view line(*text);
+    line = line.substr(0, line.find('\n'));
+    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+        std::size_t cut = 0;
+        if (k + 1 < names.size()) {
+            while (cut < line.size() && !blank(line[cut])) ++cut;
+        } else {
+            cut = line.size();
+            while (cut > 0 && blank(line[cut - 1])) --cut;
+        }
+        r_.literals[names[k]] = std::string(line.substr(0, cut));
+        line.remove_prefix(std::min(line.size(), cut));
+    }
+}
+
+// `set -- WORDS`, `set WORDS`: the positional parameters `$1`-`$9`, `$@` and `$*` are WORDS when
+// each is literal (joined by spaces for `$@` and `$*`); `set` with options only keeps them, and
+// any other leaves them unknown.
+void Lexer::remember_positionals(std::span<const Word> args) {
+    std::size_t first = 0;
+    if (!args.empty() && args[0].text == "--") {
+        first = 1;
+    } else if (args.empty() || args[0].text.starts_with("-") || args[0].text.starts_with("+")) {
+        return; // options, or a listing: the positional parameters stay as they were
+    }
+    static constexpr std::string_view positional[] = {"@", "*", "1", "2", "3", "4",
+                                                      "5", "6", "7", "8", "9"};
+    for (const std::string_view name : positional) r_.literals.erase(std::string(name));
+    std::string all;
+    for (std::size_t k = first; k < args.size(); ++k) {
+        if (args[k].expands) return; // one unknown word leaves them all unknown
+        if (!all.empty()) all += ' ';
+        all += args[k].text;
+    }
+    for (std::size_t k = first; k < args.size() && k - first < 9; ++k)
+        r_.literals[std::string(1, static_cast<char>('1' + (k - first)))] =
+            std::string(args[k].text);
+    r_.literals["@"] = all;
+    r_.literals["*"] = all;
 }
 
 // A command word that is only an expansion: when the command itself gives its value (a
@@ -609,6 +688,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             }
             hand(cmd);
             remember(name, words.subspan(i + 1, end - i - 1));
+            if (name == "read") remember_read(simple, words.subspan(i + 1, end - i - 1));
+            if (name == "set") remember_positionals(words.subspan(i + 1, end - i - 1));
             if (name == "trap") {
                 // `trap 'STRING' SIG` runs STRING (§7.2); `trap - SIG` and `trap -p` do not.
                 std::size_t first = i + 1;

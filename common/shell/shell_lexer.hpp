@@ -82,6 +82,17 @@ struct PathStep {
     std::string_view how; // "", "-c", "$(…)", "`…`", "<(…)", "eval", "-exec", "<<", "<<<", "|", …
 };
 
+// What a word stands for when it expands only variables the command gave a literal earlier
+// (§7.3: `p=-1; kill -9 $p` is `kill -9 -1`), as the reading knows them when the command is
+// handed on.
+class WordValues {
+public:
+    virtual ~WordValues() = default;
+    // The word's text with each `$NAME` / `${NAME}` replaced by its literal (the text itself when
+    // it expands nothing); nullopt when a part stays unknown.
+    virtual std::optional<std::string> literal_value(const Word& word) const = 0;
+};
+
 struct Command {
     std::string_view
         name; // normalised: path stripped, lower case, `.exe` cut; "" for redirections alone
@@ -104,6 +115,7 @@ struct Command {
     bool stdin_from_heredoc = false; // a << or <<< redirection feeds it
     bool stdin_from_process_substitution = false; // `< <(…)` feeds it
     bool reads_script_from_stdin = false; // a shell with no -c and no script operand (or -s)
+    const WordValues* values = nullptr;   // the literals the reading knows (valid during the call)
 
     std::span<const Word> args() const { return words.empty() ? words : words.subspan(1); }
     // True when the command's name is `lower_name` (lower case, no `.exe`), or, for a command word

@@ -201,7 +201,7 @@ class WordBuilder;
 // Lexes one buffer: the command, a backtick body, a string read again. `$(…)` and `<(…)` in the
 // same buffer are lexed by nested parse_list calls on the same Lexer, so the heredocs pending
 // at a newline are the buffer's own.
-class Lexer {
+class Lexer final : public WordValues {
 public:
     Lexer(Reading& reading, std::string_view source, unsigned depth, bool fed_by_input,
           bool via_find)
@@ -209,6 +209,12 @@ public:
           via_find_(via_find) {}
 
     void run() { (void)parse_list(depth_, false); }
+
+    std::optional<std::string> literal_value(const Word& word) const override {
+        if (word.has_substitution) return std::nullopt;
+        if (!word.expands) return std::string(word.text);
+        return literal_text(word.text);
+    }
 
 private:
     Reading& r_;
@@ -341,6 +347,8 @@ private:
     std::optional<std::string> literal_text(std::string_view text) const;
     std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
     void remember(std::string_view name, std::span<const Word> args);
+    void remember_read(const SimpleCommand& simple, std::span<const Word> args);
+    void remember_positionals(std::span<const Word> args);
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
                                std::size_t i, std::size_t end, unsigned depth, const Walk& walk);
     void emit(SimpleCommand& simple, unsigned depth, PipeText& piped);

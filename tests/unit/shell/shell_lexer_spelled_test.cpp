@@ -104,3 +104,20 @@ BOOST_AUTO_TEST_CASE(tmux_and_screen_run_their_strings_and_typed_lines) {
     BOOST_TEST(!runs("tmux send-keys 'pkill node'", "pkill node"));
     BOOST_TEST(!runs("screen -X stuff 'pkill node'", "pkill node"));
 }
+
+BOOST_AUTO_TEST_CASE(read_from_a_written_here_string_and_set_positionals) {
+    // read: the first line's fields, the last name taking the rest; -r keeps backslashes.
+    BOOST_TEST(runs("read -r c <<< 'pkill node'; $c", "pkill node"));
+    // (arguments stay as written: kill-guard reads `$b` through Command::values)
+    BOOST_TEST(runs("read a b <<< '  kill  -9 -1 '; $a $b", "kill $b"));
+    BOOST_TEST(runs("x=pkill; read -r c <<< \"$x node\"; $c", "pkill node"));
+    BOOST_TEST(!runs("read c <<< 'pk\\ill node'; $c", "pkill node")); // an escape: unknown
+    BOOST_TEST(!runs("read -r c < cmd.txt; $c", "pkill node"));
+    BOOST_TEST(!runs("read -d x c <<< 'pkill node'; $c", "pkill node")); // an option: unknown
+    // set -- WORDS: $@, $*, $1-$9; an expansion among them leaves them unknown.
+    BOOST_TEST(runs("set -- pkill node; \"$@\"", "pkill node"));
+    BOOST_TEST(runs("set -- pkill node; $1 $2", "pkill $2"));
+    BOOST_TEST(runs("set -e; set -- pkill; $* node", "pkill node"));
+    BOOST_TEST(!runs("set -- \"$(cat x)\" node; \"$@\"", "pkill node"));
+    BOOST_TEST(!runs("set -- pkill node; set -- \"$v\"; \"$@\"", "pkill node"));
+}
