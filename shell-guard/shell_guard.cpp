@@ -43,6 +43,7 @@
 #include "common/os/git.hpp"
 #include "common/os/paths.hpp"
 #include "common/shell/shell_lexer.hpp"
+#include "common/shell/shell_options.hpp"
 #include "common/text/ascii.hpp"
 #include "shell-guard/rules.hpp"
 
@@ -296,15 +297,18 @@ bool runs_git_write(const Command& git) {
     const std::string_view subcommand = args[i].text;
     if (one_of(subcommand, git_writes)) return true;
     const Words rest = args.subspan(i + 1);
+    // git reads a long option by any prefix no other option of the subcommand shares
+    // (`git reset --ha` is --hard).
     if (subcommand == "reset")
         return std::any_of(rest.begin(), rest.end(), [](const Word& w) {
-            return w.text == "--hard" || w.text == "--merge" || w.text == "--keep";
+            return shell::lists_option("--h(ard) --me(rge) --k(eep) ", w.text);
         });
     // `submodule update --force` and `worktree remove --force` discard work (§7.3).
     if ((subcommand == "submodule" || subcommand == "worktree") && !rest.empty() &&
         rest[0].text == (subcommand == "submodule" ? "update" : "remove"))
-        return std::any_of(rest.begin() + 1, rest.end(), [](const Word& w) {
-            return w.text == "--force" ||
+        return std::any_of(rest.begin() + 1, rest.end(), [&](const Word& w) {
+            return shell::lists_option(subcommand == "submodule" ? "--fo(rce) " : "--f(orce) ",
+                                       w.text) ||
                    (w.text.size() > 1 && w.text[0] == '-' && w.text[1] != '-' &&
                     w.text.find('f') != std::string_view::npos);
         });
