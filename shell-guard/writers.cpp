@@ -212,7 +212,7 @@ bool destination_files(const Command& c, const Writer& row, const WriteTarget& w
     OptionReader reader(c.args(), row.options);
     while (const auto a = reader.next()) {
         if (a->operand) files.push_back(a->text);
-        if (a->in("-t --ta(rget-directory) ") && a->value) target_directory = a->value;
+        if (a->in("-t --t(arget-directory) ") && a->value) target_directory = a->value;
     }
     // A directory destination: the files land inside it.
     const auto into = [&](std::string_view dir) { write(std::string(dir) + "/f"); };
@@ -283,18 +283,22 @@ bool awk_print_files(const Command& c, const Writer&, const WriteTarget& write) 
     return false;
 }
 
-// tar -x (and `tar xf`, --extract, --get): into -C DIR / --directory, else cwd.
+// tar -x (and `tar xf`, --extract, --get): into -C DIR / --directory, else cwd. GNU tar reads a
+// long option by any prefix no other shares (`--ext`, `--ge`, `--dir`, `--cr`).
 bool tar_extract_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     bool extract = false;
     std::optional<std::string_view> directory;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
-        if (w == "--extract" || w == "--get")
+        const std::size_t eq = w.find('=');
+        const bool directory_option =
+            w.starts_with("--") && shell::lists_option("--dir(ectory) ", w.substr(0, eq));
+        if (shell::lists_option("--ext(ract) --ge(t) ", w))
             extract = true;
-        else if (w.starts_with("--directory="))
-            directory = w.substr(12);
-        else if (w == "--directory" && i + 1 < args.size())
+        else if (directory_option && eq != std::string_view::npos)
+            directory = w.substr(eq + 1);
+        else if (directory_option && i + 1 < args.size())
             directory = args[++i].text;
         else if (w == "-C" && i + 1 < args.size())
             directory = args[++i].text;
@@ -310,7 +314,7 @@ bool tar_extract_files(const Command& c, const Writer&, const WriteTarget& write
     std::optional<std::string_view> archive;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
-        if (w == "--create" || w == "--append" || w == "--update") create = true;
+        if (shell::lists_option("--cr(eate) --ap(pend) --up(date) ", w)) create = true;
         if (w.starts_with("--file=")) archive = w.substr(7);
         if (w == "--file" && i + 1 < args.size()) archive = args[++i].text;
         const bool bundle = i == 0 && !w.empty() && w[0] != '-';
@@ -487,10 +491,11 @@ bool patch_files(const Command& c, const Writer&, const WriteTarget& write) {
 // only for a command loading a library (`gawk -i inplace`: the files it edits; with any library,
 // what the program prints to); any other awk command goes on down to the row that reads its
 // program's `print > "file"`.
-// GNU's copy family: -S / --suffix take a value, -t DIR / --target-directory (any prefix from --ta)
-// name the directory the files land in. touch, truncate and zip read -t the same way.
+// GNU's copy family: -S / --suffix take a value, -t DIR / --target-directory (any prefix from --t:
+// no other long option of cp, mv, ln or install opens with t) name the directory the files land
+// in. touch, truncate and zip read -t the same way.
 constexpr OptionGrammar copy_options{.value_letters = "St",
-                                     .long_values = "--suffix --ta(rget-directory) "};
+                                     .long_values = "--suffix --t(arget-directory) "};
 
 // sed: -e SCRIPT, -f FILE, -l N take a value, -i[SUFFIX] only the rest of its word; the long
 // options by any prefix GNU sed takes.
@@ -509,7 +514,7 @@ constexpr std::array writers{
     Writer{.name = "cp", .options = copy_options, .files = destination_files},
     Writer{.name = "install",
            .options = {.value_letters = "mogSt",
-                       .long_values = "--mode --owner --group --suffix --ta(rget-directory) "},
+                       .long_values = "--mode --owner --group --suffix --t(arget-directory) "},
            .files = destination_files},
     Writer{.name = "ln", .options = copy_options, .files = destination_files},
     Writer{.name = "mv", .options = copy_options, .files = destination_files},
