@@ -293,6 +293,24 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
             if (close == std::string_view::npos) return std::nullopt;
             name = text.substr(i + 2, close - i - 2);
             i = close + 1;
+            // `${NAME:-WORD}`, `${NAME-WORD}` (and `:=`, `=`): WORD written out in the command
+            // is the value when NAME is unset (or, with `:`, empty); a NAME the command gave no
+            // literal is read as unset, as an expansion that can be empty is read without it.
+            std::size_t op = 0;
+            while (op < name.size() && is_name_char(name[op])) ++op;
+            if (op > 0 && op < name.size()) {
+                const bool colon = name[op] == ':';
+                const std::size_t sign = op + (colon ? 1 : 0);
+                if (sign < name.size() && (name[sign] == '-' || name[sign] == '=')) {
+                    const std::optional<std::string> word = literal_text(name.substr(sign + 1));
+                    if (!word || lone_variable("$" + std::string(name.substr(0, op))).empty())
+                        return std::nullopt;
+                    const auto it = r_.literals.find(std::string(name.substr(0, op)));
+                    out += it == r_.literals.end() || (colon && it->second.empty()) ? *word
+                                                                                    : it->second;
+                    continue;
+                }
+            }
         } else if (i + 1 < text.size() && (text[i + 1] == '@' || text[i + 1] == '*' ||
                                            (text[i + 1] >= '1' && text[i + 1] <= '9'))) {
             name = text.substr(i + 1, 1);
@@ -501,7 +519,9 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     continue;
                 }
             }
-            if (!shell_variable && w.expands && r_.literals.size() + w.has_substitution > 0)
+            // (a `${NAME:-WORD}` spells its value out even where the command gave no literal)
+            if (!shell_variable && w.expands &&
+                (r_.literals.size() + w.has_substitution > 0 || w.text.starts_with("${")))
                 expanded_command_word(simple, words_of(simple), i, end, depth, walk);
             std::string_view text =
                 w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));

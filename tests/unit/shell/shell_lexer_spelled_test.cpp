@@ -121,3 +121,15 @@ BOOST_AUTO_TEST_CASE(read_from_a_written_here_string_and_set_positionals) {
     BOOST_TEST(!runs("set -- \"$(cat x)\" node; \"$@\"", "pkill node"));
     BOOST_TEST(!runs("set -- pkill node; set -- \"$v\"; \"$@\"", "pkill node"));
 }
+
+BOOST_AUTO_TEST_CASE(a_default_value_written_out_is_the_value_of_an_unset_variable) {
+    BOOST_TEST(runs("${x:-pkill} node", "pkill node"));
+    BOOST_TEST(runs("\"${x-pkill}\" node", "pkill node"));
+    BOOST_TEST(runs("x=; ${x:-pkill} node", "pkill node"));
+    BOOST_TEST(!runs("x=; ${x-pkill} node", "pkill node")); // set, empty: no default
+    BOOST_TEST(!runs("x=ls; ${x:-pkill} node", "pkill node"));
+    BOOST_TEST(runs("x=ls; ${x:-pkill} node", "ls node"));
+    BOOST_TEST(runs("y=${u:=pkill}; $y node", "pkill node"));
+    BOOST_TEST(!runs("${x:+pkill} node", "pkill node")); // the alternate value is not guessed
+    BOOST_TEST(!runs("${x:-$(cat f)} node", "pkill node"));
+}
