@@ -257,13 +257,7 @@ bool assigns_dangerous_git_key(std::string_view assignment) {
     return is_dangerous_git_config(std::string(assignment.substr(eq + 1)) + "=");
 }
 
-// git's global options read in order, up to the subcommand: the one reading of them (R2, and
-// the aliases a `git config` defines).
-struct GitGlobals {
-    std::size_t subcommand = 0;    // the index of the subcommand word (args.size(): none)
-    bool exits = false;            // `--` or an option that prints and exits came first
-    bool dangerous_config = false; // a `-c` / `--config-env` sets alias.* or help.autocorrect
-};
+} // namespace
 
 GitGlobals git_globals(Words args) {
     GitGlobals globals;
@@ -286,6 +280,8 @@ GitGlobals git_globals(Words args) {
     globals.subcommand = std::min(i, args.size());
     return globals;
 }
+
+namespace {
 
 // R2 for one git command.
 bool runs_git_write(const Command& git) {

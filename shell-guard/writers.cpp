@@ -456,14 +456,26 @@ bool wget_output_files(const Command& c, const Writer& row, const WriteTarget& w
     return false;
 }
 
-// git apply writes into the work tree unless it only reports.
+// git apply writes into the work tree unless it only reports; git diff, log, show and
+// format-patch write their --output FILE. The global options before the subcommand are
+// git_globals' (shell_guard.cpp).
 bool git_apply_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
-    std::size_t i = 0;
-    while (i < args.size() && is_option(args[i].text)) {
-        const std::string_view w = args[i].text;
-        if (w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree") ++i;
-        ++i;
+    const GitGlobals globals = git_globals(args);
+    if (globals.exits) return false;
+    const std::size_t i = globals.subcommand;
+    // `git diff --output=FILE` (log, show, format-patch too) writes the patch to FILE.
+    if (i < args.size() && (args[i].text == "diff" || args[i].text == "log" ||
+                            args[i].text == "show" || args[i].text == "format-patch")) {
+        for (std::size_t k = i + 1; k < args.size(); ++k) {
+            const std::string_view w = args[k].text;
+            if (w == "--") break;
+            if (w.starts_with("--output="))
+                write(w.substr(9));
+            else if (w == "--output" && k + 1 < args.size())
+                write(args[++k].text);
+        }
+        return false;
     }
     if (i < args.size() && args[i].text == "apply") {
         for (std::size_t k = i + 1; k < args.size(); ++k) {
