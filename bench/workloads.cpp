@@ -273,6 +273,14 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
                        repeat_to("UwB0AG8AcAAtAFAAcgBvAGMAZQBzAHMAIAAtAE4AYQBtAGUAIABuAG8AZABlADsA",
                                  bytes - 16),
                    "deny", "deny"});
+    // Literals given by `set --` (and `read <<<`, `${x:-…}` alike): "$@" used again and again,
+    // each use charged to the expansion budget.
+    {
+        const std::string head = "set -- echo aaaaaaaaaaaaaaaaaaaa\n";
+        out.push_back({"\"$@\" after set -- used 200,000 times, then pkill",
+                       head + repeat_to("\"$@\"\n", bytes - head.size() - 12) + "pkill node",
+                       "deny", "silent"});
+    }
     // Wrapper options read as getopt_long reads them: by prefix, and after script's operand.
     out.push_back(
         {"script's options after its operand, then -c",

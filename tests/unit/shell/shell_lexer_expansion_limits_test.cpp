@@ -138,3 +138,26 @@ BOOST_AUTO_TEST_CASE(the_summary_counts_the_expanded_bytes_within_the_budget) {
     BOOST_TEST(summary.expanded_bytes > std::size_t{60} << 10);
     BOOST_TEST(summary.expanded_bytes <= self.size() + (std::size_t{64} << 10));
 }
+
+BOOST_AUTO_TEST_CASE(positional_parameters_and_read_values_used_again_and_again_reach_the_cap) {
+    // `set -- WORDS` and `read c <<< TEXT` give literals like an assignment: each use of "$@" or
+    // $c is charged to the same budget, so a hundred thousand uses stay linear and are flagged.
+    const std::string words = repeat("w ", 20000);
+    const Reading set = read("set -- " + words + "; " + repeat("\"$@\"; ", 100000) + "pkill node");
+    BOOST_TEST(set.summary.reached_expansion_cap);
+    BOOST_TEST(set.pkill == 1u); // a command word written out is read whatever the budget
+    const std::string set_command = "set -- " + words + "; " + repeat("\"$@\"; ", 100000);
+    BOOST_TEST(read(set_command).summary.expanded_bytes <=
+               set_command.size() + (std::size_t{64} << 10));
+    const Reading line =
+        read("read -r c <<< 'echo " + words + "'; " + repeat("$c; ", 100000) + "pkill node");
+    BOOST_TEST(line.summary.reached_expansion_cap);
+    BOOST_TEST(line.pkill == 1u);
+    // A default value written out is charged too, but it is no longer than its own text: the
+    // budget holds, and what follows is read.
+    const std::string fallback_command = repeat("${x:-echo " + words + "}; ", 50);
+    const Reading fallback = read(fallback_command + "y=pkill; $y node");
+    BOOST_TEST(!fallback.summary.reached_expansion_cap);
+    BOOST_TEST(fallback.pkill == 1u);
+    BOOST_TEST(fallback.summary.expanded_bytes <= fallback_command.size() + 64);
+}
