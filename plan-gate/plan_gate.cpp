@@ -352,7 +352,7 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace, const
     plan.name = std::string(plan_name(plan.path));
     plan.write_line = write->line;
     // Outside a planner episode only the file count reads the plan, and it reads the file a piece
-    // at a time (plan_file_files): the plan is never held whole.
+    // at a time (count_plan_files): the plan is never held whole.
     if (!switch_needed_first) plan.text = read_regular_file(plan.path);
     plan.mtime = mtime_seconds(plan.path);
     if (trace.on())
@@ -364,6 +364,12 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace, const
     input.refs_dir = plugin_root() + "/references";
 
     const Route chosen = route(input.scan, plan);
+    const auto count_files = [&plan](const std::string& root) {
+        return count_plan_files(plan.text ? std::optional<std::string_view>(*plan.text)
+                                          : std::nullopt,
+                                plan.path, root)
+            .value_or(FileTally{});
+    };
     if (chosen == Route::plain) {
         input.plain_review_on = false;
         start_query();
@@ -371,17 +377,14 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace, const
             // The files are counted while bash starts, which is most of what a plain plan costs;
             // the count is needed only when the switch is on.
             const std::string root = git_top_level(*cwd).value_or(*cwd);
-            FileTally counted = plan.text ? plan_tally(*plan.text, root, plan.path)
-                                          : plan_file_tally(plan.path, root).value_or(FileTally{});
+            FileTally counted = count_files(root);
             const bool on = query->on();
             input.plain_review_on = on;
             if (on) input.counted_files = std::move(counted);
         } else if (sources.plain_review_on.value_or(false) && cwd) {
             // The switch as the caller gave it (config.sh not run), on.
             const std::string root = git_top_level(*cwd).value_or(*cwd);
-            input.counted_files = plan.text
-                                      ? plan_tally(*plan.text, root, plan.path)
-                                      : plan_file_tally(plan.path, root).value_or(FileTally{});
+            input.counted_files = count_files(root);
             input.plain_review_on = true;
         }
     }

@@ -37,7 +37,7 @@ struct GateInput {
     transcript::Scan scan;
     std::optional<Plan> plan;            // nullopt: the gate is not armed
     std::optional<bool> plain_review_on; // the config switch; nullopt when not consulted (off)
-    FileTally counted_files;             // plan_tally() of a plain plan with the switch on
+    FileTally counted_files;             // count_plan_files() of a plain plan with the switch on
     std::string refs_dir;                // <plugin root>/references, for the dispatch text
 };
 

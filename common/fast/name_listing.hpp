@@ -41,11 +41,29 @@ public:
     // True when no entry of the directory can be `name` (never empty).
     bool excludes(std::string_view name) const { return usable_ && !keys_[key(name)]; }
 
-    // Whether the listing settles bare names at all; and the bytes a name it does not exclude can
-    // open or end with (every byte whose fold is that of an entry's first or last byte).
-    bool usable() const { return usable_; }
-    ByteSet may_open() const { return bytes_folding_to(opens_); }
-    ByteSet may_close() const { return bytes_folding_to(closes_); }
+    // The filter that picks, from a text split at `separators`, every token that holds a byte of
+    // `other` (a token the caller judges another way), and every token that may still be an
+    // entry's name once the bytes of `openers` are stripped from its front and those of `closers`
+    // from its back. Any token it passes over opens with a byte no entry opens with, or ends with
+    // one no entry ends with, once stripped (or is empty then). Every token when the listing
+    // cannot settle names.
+    TokenFilter filter(ByteSet separators, ByteSet other, ByteSet openers, ByteSet closers) const {
+        TokenFilter filter;
+        filter.separators = separators;
+        if (!usable_) {
+            filter.anywhere = ByteSet::of([&](char c) { return !separators.contains(c); },
+                                          !separators.contains('\x80'));
+            return filter;
+        }
+        filter.anywhere = other;
+        filter.first = openers;
+        // The bytes a name it does not exclude can open or end with (every byte whose fold is that
+        // of an entry's first or last byte).
+        filter.pair_first = bytes_folding_to(opens_);
+        filter.pair_last = bytes_folding_to(closes_);
+        filter.pair_last |= closers;
+        return filter;
+    }
 
 private:
     static constexpr std::size_t max_names = 4096;

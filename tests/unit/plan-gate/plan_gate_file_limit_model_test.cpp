@@ -43,17 +43,18 @@ BOOST_AUTO_TEST_CASE(the_file_count_is_the_plain_counters,
         std::vector<std::string> shapes;
         const std::string text = viber::model::generate_plan_text(rng, project, plan_path, shapes);
         scratch.write(plan_path.substr(scratch.path().size() + 1), text);
-        const auto counted = viber::plan_gate::plan_file_files(plan_path, project);
+        const auto counted = viber::plan_gate::count_plan_files(std::nullopt, plan_path, project,
+                                                                viber::plan_gate::every_file);
         const std::set<std::string> model = viber::model::plan_files(text, project, plan_path);
         BOOST_REQUIRE(counted.has_value());
-        const std::set<std::string> hook(counted->begin(), counted->end());
-        const auto tally = viber::plan_gate::plan_file_tally(plan_path, project);
+        const std::set<std::string> hook(counted->first.begin(), counted->first.end());
+        const auto tally = viber::plan_gate::count_plan_files(std::nullopt, plan_path, project);
         BOOST_REQUIRE(tally.has_value());
         if (model.size() > viber::plan_gate::plain_plan_file_limit) ++over_limit;
-        if (hook == model && counted->size() == model.size() && tally->count == model.size())
+        if (hook == model && counted->first.size() == model.size() && tally->count == model.size())
             continue;
         if (++differences > 5) continue;
-        std::cout << "DIFFERENCE seed " << seed << ": file limit counts " << counted->size()
+        std::cout << "DIFFERENCE seed " << seed << ": file limit counts " << counted->first.size()
                   << " (tally " << tally->count << "), the model " << model.size()
                   << "\n  plan text:\n"
                   << text << "\n  only the file limit:";

@@ -22,8 +22,31 @@ namespace {
 
 using viber::plan_gate::file_limit_refusal;
 using viber::plan_gate::plain_plan_file_limit;
-using viber::plan_gate::plan_files;
 using Files = std::vector<std::string>;
+using viber::plan_gate::count_plan_files;
+using viber::plan_gate::CountOptions;
+using viber::plan_gate::FileTally;
+
+// Every file the plan names: from its text, or (nullopt when it cannot be read whole) from its
+// file.
+Files plan_files(std::string_view text, const std::string& root, const std::string& plan,
+                 CountOptions keep = viber::plan_gate::every_file) {
+    return count_plan_files(text, plan, root, keep).value().first;
+}
+std::optional<Files> plan_file_files(const std::string& plan, const std::string& root,
+                                     CountOptions keep = viber::plan_gate::every_file) {
+    const std::optional<FileTally> tally = count_plan_files(std::nullopt, plan, root, keep);
+    if (!tally) return std::nullopt;
+    return tally->first;
+}
+// The tally the hook takes (the first 40 files, each cut as the refusal shows it).
+FileTally plan_tally(std::string_view text, const std::string& root, const std::string& plan) {
+    return count_plan_files(text, plan, root).value();
+}
+// A tally of the files as given.
+FileTally tally_of(const Files& files) {
+    return FileTally{files.size(), files};
+}
 
 // A root that does not exist on this machine, so only path-shaped tokens can count.
 const std::string root = "/c/r";
@@ -321,13 +344,13 @@ Files numbered(std::size_t n) {
 
 BOOST_AUTO_TEST_CASE(eight_files_pass_the_limit) {
     BOOST_TEST(plain_plan_file_limit == 8u);
-    BOOST_TEST(!file_limit_refusal(numbered(8), "p.md"));
-    BOOST_TEST(!file_limit_refusal(Files{}, "p.md"));
+    BOOST_TEST(!file_limit_refusal(tally_of(numbered(8)), "p.md"));
+    BOOST_TEST(!file_limit_refusal(tally_of(Files{}), "p.md"));
     BOOST_TEST(!file_limit_refusal(viber::plan_gate::FileTally{}, "p.md"));
 }
 
 BOOST_AUTO_TEST_CASE(nine_files_are_refused_with_every_fact) {
-    const auto reason = file_limit_refusal(numbered(9), "p.md");
+    const auto reason = file_limit_refusal(tally_of(numbered(9)), "p.md");
     BOOST_REQUIRE(reason);
     BOOST_TEST(reason->rfind("Next step: narrow the plan.", 0) == 0u);
     BOOST_TEST(holds(*reason, "p.md"));
@@ -342,7 +365,7 @@ BOOST_AUTO_TEST_CASE(nine_files_are_refused_with_every_fact) {
 }
 
 BOOST_AUTO_TEST_CASE(a_long_list_is_cut_with_the_rest_counted) {
-    const auto reason = file_limit_refusal(numbered(50), "p.md");
+    const auto reason = file_limit_refusal(tally_of(numbered(50)), "p.md");
     BOOST_REQUIRE(reason);
     BOOST_TEST(holds(*reason, " 50 "));
     BOOST_TEST(holds(*reason, "/c/r/src/f40.ts\n"));
@@ -355,9 +378,9 @@ BOOST_AUTO_TEST_CASE(counting_and_refusing_together_at_the_boundary) {
     for (int i = 1; i <= 8; ++i) eight += "src/f" + std::to_string(i) + ".ts\n";
     nine = eight + "C:\\r\\src\\f1.ts /c/r/src/f2.ts src/f9.ts";
     BOOST_TEST(files_of(eight).size() == 8u);
-    BOOST_TEST(!file_limit_refusal(files_of(eight), "p.md"));
+    BOOST_TEST(!file_limit_refusal(tally_of(files_of(eight)), "p.md"));
     BOOST_TEST(files_of(nine).size() == 9u);
-    BOOST_TEST(file_limit_refusal(files_of(nine), "p.md").has_value());
+    BOOST_TEST(file_limit_refusal(tally_of(files_of(nine)), "p.md").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_refusal_lists_drive_spelled_files_in_the_canonical_spelling) {
@@ -365,7 +388,7 @@ BOOST_AUTO_TEST_CASE(a_refusal_lists_drive_spelled_files_in_the_canonical_spelli
     // are compared, counted and listed in the one canonical spelling, `/c/r/src/f1.ts`.
     std::string text;
     for (int i = 1; i <= 9; ++i) text += "C:\\r\\src\\f" + std::to_string(i) + ".ts\n";
-    const auto reason = file_limit_refusal(files_of(text), "p.md");
+    const auto reason = file_limit_refusal(tally_of(files_of(text)), "p.md");
     BOOST_REQUIRE(reason);
     for (int i = 1; i <= 9; ++i)
         BOOST_TEST(holds(*reason, "\n- /c/r/src/f" + std::to_string(i) + ".ts\n"));
@@ -481,7 +504,7 @@ BOOST_AUTO_TEST_CASE(the_listed_files_are_bounded_in_characters) {
     Files many;
     for (int i = 0; i < 30; ++i)
         many.push_back("/c/r/" + std::string(2000, static_cast<char>('a' + i % 26)) + ".ts");
-    const auto reason = file_limit_refusal(many, "p.md");
+    const auto reason = file_limit_refusal(tally_of(many), "p.md");
     BOOST_REQUIRE(reason);
     BOOST_TEST(reason->size() <= 10000u);
     BOOST_TEST(holds(*reason, "names 30 repository files"));
@@ -492,9 +515,22 @@ BOOST_AUTO_TEST_CASE(the_listed_files_are_bounded_in_characters) {
 // answer of judging every token.
 namespace {
 
-using viber::plan_gate::detail::plan_file_files_with;
-using viber::plan_gate::detail::plan_files_with;
-using viber::plan_gate::detail::Tokens;
+// Which tokens are judged: all but the bare names the root's listing excludes (what the hook
+// does), or every token (the answer the listing must not change).
+enum class Tokens { settled_by_listing, every_token };
+CountOptions keep_every_file(Tokens tokens) {
+    CountOptions keep = viber::plan_gate::every_file;
+    keep.every_token = tokens == Tokens::every_token;
+    return keep;
+}
+Files plan_files_with(Tokens tokens, std::string_view text, const std::string& root,
+                      const std::string& plan) {
+    return plan_files(text, root, plan, keep_every_file(tokens));
+}
+std::optional<Files> plan_file_files_with(Tokens tokens, const std::string& plan,
+                                          const std::string& root) {
+    return plan_file_files(plan, root, keep_every_file(tokens));
+}
 
 // Random plans from pieces that take every branch of the classes: bare names of the root
 // (in other cases too), words sharing an entry's length and end letters, wrapping on either
@@ -632,19 +668,19 @@ BOOST_AUTO_TEST_CASE(a_plan_file_counts_what_its_text_counts) {
 BOOST_AUTO_TEST_CASE(a_plan_file_that_cannot_be_read_whole_counts_nothing) {
     viber::testing::ScratchDir repo;
     repo.write("Makefile", "all:\n");
-    BOOST_TEST(!viber::plan_gate::plan_file_files(repo / "missing.md", repo.path()).has_value());
+    BOOST_TEST(!plan_file_files(repo / "missing.md", repo.path()).has_value());
     repo.mkdir("dir.md");
-    BOOST_TEST(!viber::plan_gate::plan_file_files(repo / "dir.md", repo.path()).has_value());
+    BOOST_TEST(!plan_file_files(repo / "dir.md", repo.path()).has_value());
     // Past the read bound (a sparse file: nothing is written or read).
     const std::string big = repo.write("big.md", "Makefile src/a.ts\n");
     std::filesystem::resize_file(big, viber::plan_gate::plan_read_limit + 1);
-    BOOST_TEST(!viber::plan_gate::plan_file_files(big, repo.path()).has_value());
+    BOOST_TEST(!plan_file_files(big, repo.path()).has_value());
 #ifdef __linux__
     // A regular file whose read fails: /proc/self/mem at offset 0, which no mapping covers (EIO).
-    BOOST_TEST(!viber::plan_gate::plan_file_files("/proc/self/mem", repo.path()).has_value());
+    BOOST_TEST(!plan_file_files("/proc/self/mem", repo.path()).has_value());
 #endif
     std::filesystem::resize_file(big, 18);
-    const std::optional<Files> small = viber::plan_gate::plan_file_files(big, repo.path());
+    const std::optional<Files> small = plan_file_files(big, repo.path());
     BOOST_TEST_REQUIRE(small.has_value());
     BOOST_TEST(small->size() == 2u);
 }
@@ -657,16 +693,16 @@ BOOST_AUTO_TEST_CASE(a_tally_counts_every_file_and_keeps_the_first_forty) {
     const Files all = plan_files(text, repo.path(), plan);
     BOOST_TEST_REQUIRE(all.size() == 50u);
     const Files first(all.begin(), all.begin() + 40);
-    const viber::plan_gate::FileTally tally = viber::plan_gate::plan_tally(text, repo.path(), plan);
+    const viber::plan_gate::FileTally tally = plan_tally(text, repo.path(), plan);
     BOOST_TEST(tally.count == 50u);
     BOOST_TEST(tally.first == first, boost::test_tools::per_element());
     const std::optional<viber::plan_gate::FileTally> from_file =
-        viber::plan_gate::plan_file_tally(plan, repo.path());
+        count_plan_files(std::nullopt, plan, repo.path());
     BOOST_TEST_REQUIRE(from_file.has_value());
     BOOST_TEST(from_file->count == 50u);
     BOOST_TEST(from_file->first == first, boost::test_tools::per_element());
-    BOOST_TEST((file_limit_refusal(tally, "p.md") == file_limit_refusal(all, "p.md")));
-    BOOST_TEST(!viber::plan_gate::plan_file_tally(repo / "missing.md", repo.path()).has_value());
+    BOOST_TEST((file_limit_refusal(tally, "p.md") == file_limit_refusal(tally_of(all), "p.md")));
+    BOOST_TEST(!count_plan_files(std::nullopt, repo / "missing.md", repo.path()).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_token_too_long_to_remember_still_counts_once,
@@ -680,8 +716,8 @@ BOOST_AUTO_TEST_CASE(a_token_too_long_to_remember_still_counts_once,
     const std::string plan = repo.write(".claude/plans/p.md", text);
     const Files want{repo.path() + "/" + path, repo.path() + "/src/b.ts"};
     BOOST_TEST(plan_files(text, repo.path(), plan) == want);
-    BOOST_TEST(viber::plan_gate::plan_file_files(plan, repo.path()).value_or(Files{}) == want);
-    const viber::plan_gate::FileTally tally = viber::plan_gate::plan_tally(text, repo.path(), plan);
+    BOOST_TEST(plan_file_files(plan, repo.path()).value_or(Files{}) == want);
+    const viber::plan_gate::FileTally tally = plan_tally(text, repo.path(), plan);
     BOOST_TEST(tally.count == 2u);
     BOOST_TEST_REQUIRE(tally.first.size() == 2u);
     BOOST_TEST(tally.first[0].size() == 6000u); // as the refusal shows it

@@ -227,7 +227,7 @@ namespace {
 viber::plan_gate::FileTally numbered_files(int n) {
     std::vector<std::string> files;
     for (int i = 1; i <= n; ++i) files.push_back("src/f" + std::to_string(i) + ".ts");
-    return viber::plan_gate::tally_of(files);
+    return viber::plan_gate::FileTally{files.size(), files};
 }
 } // namespace
 
