@@ -281,6 +281,20 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
                        head + repeat_to("\"$@\"\n", bytes - head.size() - 12) + "pkill node",
                        "deny", "silent"});
     }
+    // An array of literal elements and a function the command defines (§7.3): each use or call
+    // reads the elements or the body again, charged to the expansion budget.
+    {
+        const std::string head = "x=(echo aaaaaaaaaaaaaaaaaaaa)\n";
+        out.push_back({"\"${x[@]}\" of a literal array used 100,000 times, then pkill",
+                       head + repeat_to("\"${x[@]}\"\n", bytes - head.size() - 12) + "pkill node",
+                       "deny", "silent"});
+    }
+    {
+        const std::string head = "f() {\n\"$@\"\n}\n";
+        out.push_back({"a function running its arguments called 150,000 times, then pkill",
+                       head + repeat_to("f echo a\n", bytes - head.size() - 12) + "pkill node",
+                       "deny", "silent"});
+    }
     // Wrapper options read as getopt_long reads them: by prefix, and after script's operand.
     out.push_back(
         {"script's options after its operand, then -c",

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <set>
 #include <vector>
 
@@ -401,30 +402,25 @@ private:
             if (call.lists || call.checks) return false;
             const std::span<const Word> operands = args.subspan(call.operands);
             // Compared after quote removal, by integer value (§7.2): `"-1"`, `-01`, `$((0))`;
-            // a variable the command gave a literal is that literal (§7.3: `p=-1; kill $p`),
-            // split at blanks where unquoted.
-            const auto stops_all = [](std::string_view text) {
-                const std::optional<long> value = integer_value(text);
-                return value && (*value == -1 || *value == 0);
-            };
-            for (const Word& w : operands) {
-                if (stops_all(w.text)) return true;
-                if (!w.expands || c.values == nullptr) continue;
-                const std::optional<std::string> literal = c.values->literal_value(w);
-                if (!literal) continue;
-                if (w.quoted) {
-                    if (stops_all(*literal)) return true;
+            // a word the command gave a literal is the words bash passes for it (§7.3: `p=-1;
+            // kill $p`, `a=(-9 -1); kill "${a[@]}"`, and `s=-0; kill $s 4242` checks only).
+            std::deque<std::string> texts;
+            std::vector<Word> passed;
+            for (const Word& w : args) {
+                const auto fields =
+                    w.expands && c.values ? c.values->literal_fields(w) : std::nullopt;
+                if (!fields) {
+                    passed.push_back(w);
                     continue;
                 }
-                std::string_view rest = *literal;
-                while (!rest.empty()) {
-                    const std::size_t start = rest.find_first_not_of(" \t\n");
-                    if (start == std::string_view::npos) break;
-                    rest.remove_prefix(start);
-                    const std::size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
-                    if (stops_all(rest.substr(0, end))) return true;
-                    rest.remove_prefix(end);
-                }
+                for (const std::string& field : *fields)
+                    passed.push_back(Word{.text = texts.emplace_back(field)});
+            }
+            const KillCall given = read_kill(passed);
+            if (given.lists || given.checks) return false;
+            for (const Word& w : std::span<const Word>(passed).subspan(given.operands)) {
+                const std::optional<long> value = integer_value(w.text);
+                if (value && (*value == -1 || *value == 0)) return true;
             }
             if (c.fed_by_input) return true;
             // `find … -exec kill {} ;`: the PIDs are found paths (§7.2).

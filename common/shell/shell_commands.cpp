@@ -138,17 +138,17 @@ void Lexer::nested(std::string_view line, unsigned depth, PathStep step, bool fe
     if (trimmed.size() > 2 && trimmed.front() == '"' && trimmed.back() == '"')
         trimmed = trimmed.substr(1, trimmed.size() - 2);
     if (const std::string_view name = lone_variable(trimmed); !name.empty()) {
-        const auto it = r_.literals.find(std::string(name));
-        if (it == r_.literals.end() || !expansion_fits(it->second.size())) return;
+        const std::string* known = value_of(name);
+        if (known == nullptr || !expansion_fits(known->size())) return;
         // `c='eval "$c"'; eval "$c"`: reading a value inside the reading of the same value
         // recurses for ever in bash too; it is read once and counts as past the nesting cap.
         for (const auto& [outer_name, outer_value] : r_.reading_values)
-            if (outer_name == name && outer_value == it->second) {
+            if (outer_name == name && outer_value == *known) {
                 r_.summary.reached_depth_cap = true;
                 return;
             }
-        r_.expansion_budget -= it->second.size();
-        const std::string value = it->second; // the map may grow while it is read
+        r_.expansion_budget -= known->size();
+        const std::string value = *known; // the map may grow while it is read
         r_.reading_values.emplace_back(std::string(name), value);
         fast::push_back_growing(r_.path, step);
         Lexer(r_, value, depth + 1, fed, find).run();
@@ -250,28 +250,107 @@ void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned
 // A `$` or backquote that was quoted (`c='kill $p'`) is text: the value is what the quotes hold,
 // so `c='c='\''pkill x'\''; eval "$c"'; eval "$c"` is read one level at a time (§7.3); a value
 // built from earlier literals (`y=$x`) is their joined text.
+// An array of literal elements (`x=(pkill node)`, `declare -a x=(…)`) gives `${x[@]}` and
+// `${x[*]}` its elements joined by spaces, `${x[N]}` element N and `$x` its first; `x+=(…)`
+// adds to a known array and `x+=WORD` to a known value. An element's assignment (`x[3]=…`), or
+// an array whose elements are not all literal, leaves the name unknown.
 void Lexer::remember_literal(const Word& assignment, std::string_view script) {
     const std::string_view text = assignment.text;
     const std::size_t eq = text.find('=');
-    if (eq == std::string_view::npos || eq == 0 || text[eq - 1] == '+') return;
-    const std::string name(text.substr(0, eq));
+    if (eq == std::string_view::npos || eq == 0) return;
+    const bool append = text[eq - 1] == '+';
+    std::string name(text.substr(0, eq - (append ? 1 : 0)));
     const std::string_view value = text.substr(eq + 1);
-    if (!assignment.expands) {
-        r_.literals[name] = std::string(value);
+    if (const std::size_t open = name.find('['); open != std::string::npos) {
+        // An element: `x[1]=pkill` sets it in an array whose elements are all known (or a value's
+        // element 0); any other leaves the name unknown.
+        const std::optional<std::string> element =
+            assignment.expands ? literal_text(value) : std::string(value);
+        const std::optional<long> index =
+            subscript_value(std::string_view(name).substr(open + 1, name.size() - open - 2));
+        name.resize(open);
+        const auto array = r_.arrays.find(name);
+        if (!append && element && index && array != r_.arrays.end() &&
+            array->second.count == array->second.first.size() &&
+            static_cast<std::size_t>(*index) <= array->second.count &&
+            static_cast<std::size_t>(*index) < Reading::array_indices) {
+            Reading::ArrayValue& known = array->second;
+            if (static_cast<std::size_t>(*index) == known.count)
+                known.first.emplace_back(), ++known.count;
+            known.first[static_cast<std::size_t>(*index)] = *element;
+            known.joined.clear();
+            for (std::size_t k = 0; k < known.count; ++k)
+                known.joined.append(k > 0 ? " " : "").append(known.first[k]);
+            r_.literals[name] = known.first[0];
+            return;
+        }
+        if (!append && element && index && *index == 0 && array == r_.arrays.end()) {
+            r_.literals[name] = *element;
+            return;
+        }
+        if (array != r_.arrays.end()) r_.arrays.erase(array);
+        r_.literals.erase(name);
         return;
     }
+    if (value.starts_with('(') && !r_.array_sources.empty()) {
+        if (const auto array = r_.array_sources.find(std::string(value));
+            array != r_.array_sources.end()) {
+            remember_array(name, array->second, append);
+            return;
+        }
+    }
+    if (!r_.arrays.empty()) r_.arrays.erase(name);
     std::optional<std::string> known;
-    if (!assignment.has_substitution) {
+    if (!assignment.expands) {
+        known = std::string(value);
+    } else if (!assignment.has_substitution) {
         known = literal_text(value);
     } else if (script.find("${_}") == std::string_view::npos && script.find('=') == eq) {
         // `c=$(echo pkill)`, `` c=`echo pkill` ``: what the substitution prints is known (§7.3).
         known = literal_text(script.substr(eq + 1));
     }
-    if (!known) {
+    const auto before = append ? r_.literals.find(name) : r_.literals.end();
+    if (!known || (append && before == r_.literals.end())) {
         r_.literals.erase(name); // its value is unknown now
-        return;
+    } else if (append) {
+        before->second += *known;
+    } else {
+        r_.literals[name] = std::move(*known);
     }
-    r_.literals[name] = std::move(*known);
+}
+
+// `name=(…)` or `name+=(…)` with the literal elements `value`.
+void Lexer::remember_array(const std::string& name, const Reading::ArrayValue& value, bool append) {
+    if (!append) {
+        r_.arrays[name] = value;
+    } else {
+        // Added to a known array, or to a known value (its element 0).
+        auto known = r_.arrays.find(name);
+        if (known == r_.arrays.end()) {
+            const auto scalar = r_.literals.find(name);
+            if (scalar == r_.literals.end()) {
+                r_.literals.erase(name);
+                return;
+            }
+            known = r_.arrays
+                        .insert_or_assign(name,
+                                          Reading::ArrayValue{scalar->second, {scalar->second}, 1})
+                        .first;
+        }
+        // `first` holds the first min(count, array_indices) elements.
+        Reading::ArrayValue& array = known->second;
+        if (array.count > 0 && value.count > 0) array.joined += ' ';
+        array.joined += value.joined;
+        for (std::size_t k = 0;
+             k < value.first.size() && array.first.size() < Reading::array_indices; ++k)
+            array.first.push_back(value.first[k]);
+        array.count += value.count;
+    }
+    const Reading::ArrayValue& array = r_.arrays[name];
+    if (array.first.empty())
+        r_.literals.erase(name);
+    else
+        r_.literals[name] = array.first[0];
 }
 
 // `p${X}kill`, `"$x"`, `$x$y`: the text with each `$NAME` / `${NAME}` replaced by the literal
@@ -298,6 +377,13 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
             // literal is read as unset, as an expansion that can be empty is read without it.
             std::size_t op = 0;
             while (op < name.size() && is_name_char(name[op])) ++op;
+            if (op > 0 && op + 2 < name.size() && name[op] == '[' && name.back() == ']') {
+                const std::optional<std::string> element =
+                    array_element(name.substr(0, op), name.substr(op + 1, name.size() - op - 2));
+                if (!element) return std::nullopt;
+                out += *element;
+                continue;
+            }
             if (op > 0 && op < name.size()) {
                 const bool colon = name[op] == ':';
                 const std::size_t sign = op + (colon ? 1 : 0);
@@ -305,9 +391,8 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
                     const std::optional<std::string> word = literal_text(name.substr(sign + 1));
                     if (!word || lone_variable("$" + std::string(name.substr(0, op))).empty())
                         return std::nullopt;
-                    const auto it = r_.literals.find(std::string(name.substr(0, op)));
-                    out += it == r_.literals.end() || (colon && it->second.empty()) ? *word
-                                                                                    : it->second;
+                    const std::string* known = value_of(name.substr(0, op));
+                    out += known == nullptr || (colon && known->empty()) ? *word : *known;
                     continue;
                 }
             }
@@ -323,11 +408,47 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
         }
         if (name.empty() || (lone_variable(std::string("$") + std::string(name)).empty()))
             return std::nullopt;
-        const auto it = r_.literals.find(std::string(name));
-        if (it == r_.literals.end()) return std::nullopt;
-        out += it->second;
+        const std::string* known = value_of(name);
+        if (known == nullptr) return std::nullopt;
+        out += *known;
     }
     return out;
+}
+
+// An array subscript's value: constant arithmetic, or a name or `$NAME` the command gave one
+// (`x[i]`, `x[$i]`).
+std::optional<long> Lexer::subscript_value(std::string_view subscript) const {
+    std::optional<std::string> text = subscript.find('$') == std::string_view::npos
+                                          ? std::optional<std::string>(subscript)
+                                          : literal_text(subscript);
+    if (text && !text->empty() && is_name_start(text->front()) &&
+        !lone_variable("$" + *text).empty()) {
+        const auto it = r_.literals.find(*text);
+        text = it == r_.literals.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+    const std::optional<long> value = text ? constant_arithmetic(*text) : std::nullopt;
+    return value && *value >= 0 ? value : std::nullopt;
+}
+
+// `${name[subscript]}`: an array's elements joined (`@`, `*`) or its element N, as the command
+// gave them; a value's element 0 is the value. nullopt when it is unknown.
+std::optional<std::string> Lexer::array_element(std::string_view name,
+                                                std::string_view subscript) const {
+    const bool all = subscript == "@" || subscript == "*";
+    const std::optional<long> index = all ? std::optional<long>(0) : subscript_value(subscript);
+    if (!index || *index < 0) return std::nullopt;
+    if (const auto array = r_.arrays.find(std::string(name)); array != r_.arrays.end()) {
+        const Reading::ArrayValue& value = array->second;
+        if (all) return value.joined;
+        const auto k = static_cast<std::size_t>(*index);
+        if (k < value.first.size()) return value.first[k];
+        if (k >= value.count) return std::string(); // no such element: empty
+        return std::nullopt;
+    }
+    if (*index != 0 || lone_variable("$" + std::string(name)).empty()) return std::nullopt;
+    const auto it = r_.literals.find(std::string(name));
+    if (it == r_.literals.end()) return std::nullopt;
+    return it->second;
 }
 
 void Lexer::remember(std::string_view name, std::span<const Word> args) {
@@ -390,30 +511,79 @@ void Lexer::remember_read(const SimpleCommand& simple, std::span<const Word> arg
     }
 }
 
-// `set -- WORDS`, `set WORDS`: the positional parameters `$1`-`$9`, `$@` and `$*` are WORDS when
-// each is literal (joined by spaces for `$@` and `$*`); `set` with options only keeps them, and
-// any other leaves them unknown.
+// `set -- WORDS`, `set WORDS`: the positional parameters are WORDS; `set` with options only
+// keeps them.
 void Lexer::remember_positionals(std::span<const Word> args) {
-    std::size_t first = 0;
-    if (!args.empty() && args[0].text == "--") {
-        first = 1;
-    } else if (args.empty() || args[0].text.starts_with("-") || args[0].text.starts_with("+")) {
-        return; // options, or a listing: the positional parameters stay as they were
+    if (!args.empty() && args[0].text == "--")
+        set_positionals(args.subspan(1));
+    else if (!args.empty() && !args[0].text.starts_with("-") && !args[0].text.starts_with("+"))
+        set_positionals(args);
+}
+
+// `$1`-`$9`, `$@` and `$*` are `words` when each is literal (joined by spaces for `$@` and `$*`);
+// any other leaves them unknown.
+void Lexer::set_positionals(std::span<const Word> words) {
+    Reading::Positionals& p = r_.positionals;
+    p.known = false;
+    p.all.clear();
+    p.words.clear();
+    for (const Word& w : words) {
+        if (w.expands) return; // one unknown word leaves them all unknown
+        if (!p.all.empty()) p.all += ' ';
+        p.all += w.text;
+        if (p.words.size() < 9) p.words.emplace_back(w.text);
     }
-    static constexpr std::string_view positional[] = {"@", "*", "1", "2", "3", "4",
-                                                      "5", "6", "7", "8", "9"};
-    for (const std::string_view name : positional) r_.literals.erase(std::string(name));
-    std::string all;
-    for (std::size_t k = first; k < args.size(); ++k) {
-        if (args[k].expands) return; // one unknown word leaves them all unknown
-        if (!all.empty()) all += ' ';
-        all += args[k].text;
+    p.known = true;
+}
+
+// The value the command gave `name` (a variable, or `$@`, `$*`, `$1`-`$9`); nullptr when unknown.
+const std::string* Lexer::value_of(std::string_view name) const {
+    if (name.size() == 1 &&
+        (name[0] == '@' || name[0] == '*' || (name[0] >= '1' && name[0] <= '9'))) {
+        const Reading::Positionals& p = r_.positionals;
+        if (!p.known) return nullptr;
+        if (name[0] == '@' || name[0] == '*') return &p.all;
+        const auto k = static_cast<std::size_t>(name[0] - '1');
+        return k < p.words.size() ? &p.words[k] : nullptr;
     }
-    for (std::size_t k = first; k < args.size() && k - first < 9; ++k)
-        r_.literals[std::string(1, static_cast<char>('1' + (k - first)))] =
-            std::string(args[k].text);
-    r_.literals["@"] = all;
-    r_.literals["*"] = all;
+    const auto it = r_.literals.find(std::string(name));
+    return it == r_.literals.end() ? nullptr : &it->second;
+}
+
+// `f() { …; }` (or `function f { …; }`): the body a later `f` runs, kept while the bodies kept
+// fit Reading::function_bytes.
+void Lexer::keep_function(std::string_view name, std::string_view body) {
+    if (body.size() > r_.function_bytes) return;
+    r_.function_bytes -= body.size();
+    r_.functions.insert_or_assign(std::string(name), std::string(body));
+}
+
+// `f pkill node` after `f() { "$@"; }`: the body read again with the call's words as its
+// positional parameters (§7.3), within the expansion budget; the caller's come back after.
+// A call inside the function's own body is not read again (it reads the same commands).
+void Lexer::call_function(std::string_view name, std::span<const Word> args, unsigned depth,
+                          const Walk& walk) {
+    const auto it = r_.functions.find(std::string(name));
+    if (it == r_.functions.end() ||
+        std::find(r_.calls.begin(), r_.calls.end(), name) != r_.calls.end() ||
+        !expansion_fits(it->second.size() + 1))
+        return;
+    r_.expansion_budget -= it->second.size() + 1;
+    const std::string_view body = r_.arena.store(it->second); // a call may define it again
+    Reading::Positionals caller = std::move(r_.positionals);
+    std::vector<Word> words(args.begin(), args.end());
+    for (Word& w : words) {
+        if (!w.expands) continue;
+        const std::optional<std::string> value = literal_value(w);
+        if (!value) continue; // stays unknown: set_positionals leaves them all unknown
+        w.text = r_.arena.store(*value);
+        w.expands = false;
+    }
+    set_positionals(words);
+    r_.calls.emplace_back(name);
+    nested(body, depth, {name, "()"}, walk.fed_by_input, walk.via_find);
+    r_.calls.pop_back();
+    r_.positionals = std::move(caller);
 }
 
 // A command word that is only an expansion: when the command itself gives its value (a
@@ -425,9 +595,9 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
     std::string_view value;
     std::optional<std::string> joined;
     if (const std::string_view var = lone_variable(w.text); !var.empty()) {
-        const auto it = r_.literals.find(std::string(var));
-        if (it == r_.literals.end()) return;
-        value = it->second;
+        const std::string* known = value_of(var);
+        if (known == nullptr) return;
+        value = *known;
     } else if (w.has_substitution) {
         value = script_of(simple, w);
         if (value == "${_}" || value == w.text) return;
@@ -521,7 +691,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             }
             // (a `${NAME:-WORD}` spells its value out even where the command gave no literal)
             if (!shell_variable && w.expands &&
-                (r_.literals.size() + w.has_substitution > 0 || w.text.starts_with("${")))
+                (!r_.literals.empty() || r_.positionals.known || w.has_substitution ||
+                 w.text.starts_with("${")))
                 expanded_command_word(simple, words_of(simple), i, end, depth, walk);
             std::string_view text =
                 w.text.substr(std::min<std::size_t>(w.leading_expansion, w.text.size()));
@@ -707,6 +878,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 break;
             }
             hand(cmd);
+            if (!r_.functions.empty() && !w.expands)
+                call_function(w.text, words.subspan(i + 1, end - i - 1), depth, walk);
             remember(name, words.subspan(i + 1, end - i - 1));
             if (name == "read") remember_read(simple, words.subspan(i + 1, end - i - 1));
             if (name == "set") remember_positionals(words.subspan(i + 1, end - i - 1));

@@ -447,6 +447,8 @@ void Lexer::array_value(unsigned depth, WordBuilder& word) {
     const std::size_t begin = pos_;
     ++pos_;
     bool substituted = false;
+    bool literal = true; // every element written out (remember_literal reads them)
+    Reading::ArrayValue value;
     while (true) {
         while (!at_end() && (is_blank(src_[pos_]) || src_[pos_] == '\n')) ++pos_;
         if (at_end()) break;
@@ -464,12 +466,20 @@ void Lexer::array_value(unsigned depth, WordBuilder& word) {
         const Word element = read_word(depth, scratch);
         in_array_ = false;
         substituted = substituted || element.has_substitution;
+        literal = literal && pos_ != before && !element.expands && !element.unquoted_glob &&
+                  !element.brace_inside;
         if (pos_ == before) ++pos_; // a metacharacter inside: never loop in place
+        if (!literal) continue;
+        if (value.count++ > 0) value.joined += ' ';
+        value.joined += element.text;
+        if (value.first.size() < Reading::array_indices) value.first.emplace_back(element.text);
     }
     if (substituted)
         word.substitution(begin, pos_, false);
     else
         word.source(begin, pos_);
+    if (literal)
+        r_.array_sources.insert_or_assign(std::string(src_.substr(begin, pos_ - begin)), value);
 }
 
 // One word: quote removal done, substitutions inside it lexed as commands.
@@ -786,6 +796,17 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
     Mode mode = Mode::command_start;
     bool after_time = false;     // `time -p`: the -p is the reserved word's option
     bool after_function = false; // `function f ()`: the () belongs to the definition
+    // `f() { …; }`, `f() ( … )`: the function whose body comes next, and the bodies open, with
+    // the number of `{` groups (for a `( … )` body, of frames) open at their start.
+    std::string defined;
+    struct OpenBody {
+        std::string name;
+        std::size_t begin;
+        std::size_t groups;
+        bool subshell = false;
+    };
+    std::vector<OpenBody> bodies;
+    std::size_t groups = 0;
     bool for_saw_in = false;
     bool for_substituted = false;
     std::string for_variable;
@@ -912,7 +933,10 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
                 if (look < src_.size() && src_[look] == ')') {
                     // `f() body`: a definition runs nothing now; its body is lexed as commands.
                     pos_ = look + 1;
-                    if (!simple.words.empty()) r_.sink.function_defined(simple.words[0].text);
+                    if (!simple.words.empty()) {
+                        r_.sink.function_defined(simple.words[0].text);
+                        defined.assign(simple.words[0].text);
+                    }
                     simple.clear();
                     mode = Mode::command_start;
                     after_function = false;
@@ -920,6 +944,8 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
                 }
             }
             ++pos_;
+            if (!defined.empty()) bodies.push_back({std::move(defined), pos_, frames.size(), true});
+            defined.clear();
             const bool piped_in = simple.stdin_from_pipe && simple.words.empty();
             finish();
             // `pgrep x | (read p; …)`: the subshell's first command reads the pipe (§7.2).
@@ -945,6 +971,12 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
             mode = Mode::command_start;
             if (!frames.empty() && frames.back() == Frame::subshell) {
                 frames.pop_back();
+                if (!bodies.empty() && bodies.back().subshell &&
+                    bodies.back().groups == frames.size()) {
+                    keep_function(bodies.back().name,
+                                  src_.substr(bodies.back().begin, pos_ - 1 - bodies.back().begin));
+                    bodies.pop_back();
+                }
                 --depth;
                 r_.path.pop_back();
                 continue;
@@ -998,9 +1030,29 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
                     after_time = plain("-p");
                     continue;
                 }
+                if (plain("{")) {
+                    ++groups;
+                    if (!defined.empty()) bodies.push_back({std::move(defined), pos_, groups});
+                    defined.clear();
+                    after_function = false;
+                    continue;
+                }
+                defined.clear();
+                if (plain("}")) {
+                    if (!bodies.empty() && !bodies.back().subshell &&
+                        bodies.back().groups == groups) {
+                        keep_function(
+                            bodies.back().name,
+                            src_.substr(bodies.back().begin, word_at - bodies.back().begin));
+                        bodies.pop_back();
+                    }
+                    groups -= groups > 0 ? 1 : 0;
+                    after_function = false;
+                    continue;
+                }
                 if (plain("if") || plain("then") || plain("elif") || plain("else") || plain("do") ||
-                    plain("while") || plain("until") || plain("!") || plain("{") || plain("}") ||
-                    plain("fi") || plain("done")) {
+                    plain("while") || plain("until") || plain("!") || plain("fi") ||
+                    plain("done")) {
                     after_function = false;
                     continue;
                 }
@@ -1091,6 +1143,7 @@ PipeText Lexer::parse_list(unsigned base_depth, bool until_paren) {
             break;
         case Mode::function_name:
             r_.sink.function_defined(w.text);
+            defined.assign(w.text);
             after_function = true;
             mode = Mode::command_start;
             break;

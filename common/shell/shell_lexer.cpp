@@ -206,9 +206,29 @@ std::string describe_path(std::span<const PathStep> path, std::size_t max_steps)
 // it, and the work stays linear (the command's length plus a constant).
 constexpr std::size_t expansion_allowance = std::size_t{64} << 10;
 
+std::optional<std::vector<std::string>> WordValues::literal_fields(const Word& word) const {
+    std::optional<std::string> value = literal_value(word);
+    if (!value) return std::nullopt;
+    const bool elements = word.text == "$@" || word.text == "${@}" ||
+                          (word.text.starts_with("${") && word.text.ends_with("[@]}"));
+    if (word.quoted && !elements) return std::vector<std::string>{std::move(*value)};
+    std::vector<std::string> fields;
+    std::string_view rest = *value;
+    while (!rest.empty()) {
+        const std::size_t start = rest.find_first_not_of(" \t\n");
+        if (start == std::string_view::npos) break;
+        rest.remove_prefix(start);
+        const std::size_t end = std::min(rest.find_first_of(" \t\n"), rest.size());
+        fields.emplace_back(rest.substr(0, end));
+        rest.remove_prefix(end);
+    }
+    return fields;
+}
+
 Summary read_commands(std::string_view command, CommandSink& sink, const Options& options) {
     const std::size_t expansion_budget = command.size() + expansion_allowance;
-    detail::Reading reading{sink, options, {}, {}, {}, {}, {}, expansion_budget};
+    detail::Reading reading{sink, options, {}, {}, {}, {}, {}, {}, expansion_budget};
+    reading.function_bytes = expansion_budget;
     try {
         detail::Lexer(reading, command, 0, false, false).run();
     } catch (...) {

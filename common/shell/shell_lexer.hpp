@@ -91,6 +91,10 @@ public:
     // The word's text with each `$NAME` / `${NAME}` replaced by its literal (the text itself when
     // it expands nothing); nullopt when a part stays unknown.
     virtual std::optional<std::string> literal_value(const Word& word) const = 0;
+    // The words bash passes for it: the literal value, split at blanks and newlines where the word
+    // is unquoted, or where it is `"$@"` / `"${NAME[@]}"` (each element a word); nullopt when a
+    // part stays unknown.
+    std::optional<std::vector<std::string>> literal_fields(const Word& word) const;
 };
 
 struct Command {

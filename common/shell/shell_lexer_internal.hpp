@@ -79,6 +79,14 @@ struct Reading {
     // text a later `$NAME` command word, shell string or alias name stands for.
     std::unordered_map<std::string, std::string> literals;
     std::unordered_map<std::string, std::string> aliases;
+    // `set -- WORDS` or a function's call: `$@` and `$*` (the words joined by spaces) and
+    // `$1`-`$9`, when every word is literal.
+    struct Positionals {
+        bool known = false;
+        std::string all;
+        std::vector<std::string> words;
+    };
+    Positionals positionals;
     // Bytes those values may still add to the reading: the command's own length and a constant
     // allowance (read_commands), so a value expanded again and again keeps the work linear. Past
     // it, a value is not guessed and summary.reached_expansion_cap says so.
@@ -89,6 +97,25 @@ struct Reading {
     // The variables whose values are being read as command lines, outermost first (at most the
     // nesting cap deep): a value read again inside itself is a cycle.
     std::vector<std::pair<std::string, std::string>> reading_values = {};
+    // `x=(a 'b c')`: each array value the reading lexed whose elements are all literal, by its
+    // source text: the elements joined by spaces, the first array_indices of them, how many.
+    struct ArrayValue {
+        std::string joined;
+        std::vector<std::string> first;
+        std::size_t count = 0;
+    };
+    static constexpr std::size_t array_indices = 10;
+    std::unordered_map<std::string, ArrayValue> array_sources = {};
+    // The arrays the command gave literal elements, by name (their `$NAME` is in `literals`).
+    std::unordered_map<std::string, ArrayValue> arrays = {};
+    // `f() { …; }`: the body of each function the command defines with braces, read again at
+    // each call with the call's words as its positional parameters (§7.3).
+    std::unordered_map<std::string, std::string> functions = {};
+    // Bytes of bodies the table may still keep (the command's length and the allowance): a
+    // body is copied, and bodies nest.
+    std::size_t function_bytes = 0;
+    // The functions being called, outermost first: a call inside its own body is not read again.
+    std::vector<std::string> calls = {};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -344,11 +371,20 @@ private:
     void stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
                       const PipeText& piped, bool fed, bool find);
     void remember_literal(const Word& assignment, std::string_view script);
+    void remember_array(const std::string& name, const Reading::ArrayValue& value, bool append);
+    std::optional<std::string> array_element(std::string_view name,
+                                             std::string_view subscript) const;
+    std::optional<long> subscript_value(std::string_view subscript) const;
     std::optional<std::string> literal_text(std::string_view text) const;
     std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
     void remember(std::string_view name, std::span<const Word> args);
     void remember_read(const SimpleCommand& simple, std::span<const Word> args);
     void remember_positionals(std::span<const Word> args);
+    void set_positionals(std::span<const Word> words);
+    const std::string* value_of(std::string_view name) const;
+    void keep_function(std::string_view name, std::string_view body);
+    void call_function(std::string_view name, std::span<const Word> args, unsigned depth,
+                       const Walk& walk);
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
                                std::size_t i, std::size_t end, unsigned depth, const Walk& walk);
     void emit(SimpleCommand& simple, unsigned depth, PipeText& piped);

@@ -161,3 +161,28 @@ BOOST_AUTO_TEST_CASE(positional_parameters_and_read_values_used_again_and_again_
     BOOST_TEST(fallback.pkill == 1u);
     BOOST_TEST(fallback.summary.expanded_bytes <= fallback_command.size() + 64);
 }
+
+BOOST_AUTO_TEST_CASE(arrays_and_function_calls_used_again_and_again_reach_the_cap) {
+    // An array's elements and a function's body are read again at each use or call, charged to
+    // the same budget: a hundred thousand uses stay linear and are flagged; the bodies a command
+    // keeps are bounded by its length too, however deeply their definitions nest.
+    const std::string words = repeat("w ", 20000);
+    const std::string array = "x=(echo " + words + "); " + repeat("\"${x[@]}\"; ", 100000);
+    const Reading elements = read(array + "pkill node");
+    BOOST_TEST(elements.summary.reached_expansion_cap);
+    BOOST_TEST(elements.pkill == 1u);
+    BOOST_TEST(read(array).summary.expanded_bytes <= array.size() + (std::size_t{64} << 10));
+    const std::string calls = "f() { echo " + words + "; }; " + repeat("f; ", 100000);
+    const Reading called = read(calls + "pkill node");
+    BOOST_TEST(called.summary.reached_expansion_cap);
+    BOOST_TEST(called.pkill == 1u);
+    BOOST_TEST(read(calls).summary.expanded_bytes <= calls.size() + (std::size_t{64} << 10));
+    // Twenty thousand definitions nested in one another, each body kept: the copies stop at the
+    // budget, and a call of the innermost still reads its body.
+    const std::string nested = repeat("f() { ", 20000) + "pkill node; " + repeat("}; ", 20000);
+    BOOST_TEST(read(nested + "f").pkill == 2u);
+    // A function calling itself is read once per call from outside, not again inside.
+    const Reading self = read("f() { f; pkill node; }; f; f");
+    BOOST_TEST(!self.summary.reached_depth_cap);
+    BOOST_TEST(self.pkill == 3u);
+}

@@ -133,3 +133,57 @@ BOOST_AUTO_TEST_CASE(a_default_value_written_out_is_the_value_of_an_unset_variab
     BOOST_TEST(!runs("${x:+pkill} node", "pkill node")); // the alternate value is not guessed
     BOOST_TEST(!runs("${x:-$(cat f)} node", "pkill node"));
 }
+
+BOOST_AUTO_TEST_CASE(an_array_of_literal_elements_is_its_elements) {
+    BOOST_TEST(runs("x=(pkill node); \"${x[@]}\"", "pkill node"));
+    BOOST_TEST(runs("x=('pkill' \"node\"); ${x[*]}", "pkill node"));
+    BOOST_TEST(runs("declare -a x=(pkill node); $x", "pkill"));
+    BOOST_TEST(runs("x=(echo pkill); \"${x[1]}\" node", "pkill node"));
+    BOOST_TEST(runs("i=1; x=(echo pkill); \"${x[i]}\" node", "pkill node"));
+    BOOST_TEST(runs("i=1; x=(echo pkill); \"${x[$i]}\" node", "pkill node"));
+    BOOST_TEST(runs("x=(pk); x+=(ill); \"${x[0]}${x[1]}\" node", "pkill node"));
+    BOOST_TEST(runs("x=(); x+=(pkill node); \"${x[@]}\"", "pkill node"));
+    BOOST_TEST(runs("x=(echo hi); x[0]=pkill; \"${x[@]}\"", "pkill hi"));
+    BOOST_TEST(runs("x[0]=pkill; $x node", "pkill node"));
+    BOOST_TEST(runs("x=pk; x+=ill; $x node", "pkill node"));
+    // Look-alikes: the element run is not pkill; an element whose value is unknown is not
+    // guessed, and leaves its array unknown.
+    BOOST_TEST(runs("x=(echo pkill); \"${x[@]}\"", "echo pkill"));
+    BOOST_TEST(!runs("x=(echo pkill); \"${x[@]}\"", "pkill"));
+    BOOST_TEST(!runs("x=($(cat f) node); \"${x[@]}\"", "pkill node"));
+    BOOST_TEST(!runs("x=(*.js); \"${x[@]}\"", "pkill node"));
+    BOOST_TEST(!runs("x=(pkill node); x[5]=ls; \"${x[@]}\"", "pkill node ls"));
+    BOOST_TEST(!runs("x=(pkill node); x=ls; \"${x[1]}\"", "node"));
+}
+
+BOOST_AUTO_TEST_CASE(a_function_the_command_defines_runs_its_body_at_each_call) {
+    BOOST_TEST(runs("f() { \"$@\"; }; f pkill node", "pkill node"));
+    BOOST_TEST(runs("function f { $1 node; }; f pkill", "pkill node"));
+    BOOST_TEST(runs("f() ( \"$@\" ); f pkill node", "pkill node"));
+    BOOST_TEST(runs("f()\n{\n  \"$@\"\n}\nf pkill node", "pkill node"));
+    BOOST_TEST(runs("f() { g() { \"$@\"; }; g \"$@\"; }; f pkill node", "pkill node"));
+    // The caller's positional parameters come back after the call.
+    BOOST_TEST(runs("set -- pkill node; f() { :; }; f ls; \"$@\"", "pkill node"));
+    // Look-alikes: a body that prints its arguments; a function called before it is defined; a
+    // call inside its own body is not read again (no endless reading).
+    BOOST_TEST(!runs("f() { echo \"$@\"; }; f pkill node", "pkill node"));
+    BOOST_TEST(!runs("f pkill node; f() { \"$@\"; }", "pkill node"));
+    BOOST_TEST(!analyze("f() { f; f; }; f").reached_depth_cap);
+    BOOST_TEST(!runs("f() { \"$@\"; }; f \"$(cat x)\" node", "pkill node"));
+}
+
+BOOST_AUTO_TEST_CASE(literal_fields_are_the_words_bash_passes) {
+    struct Values final : viber::shell::WordValues {
+        std::optional<std::string> literal_value(const Word&) const override {
+            return std::string(" -9\t-1 ");
+        }
+    } values;
+    using Fields = std::vector<std::string>;
+    BOOST_TEST(values.literal_fields(Word{.text = "$b"}).value() == (Fields{"-9", "-1"}));
+    BOOST_TEST(values.literal_fields(Word{.text = "$b", .quoted = true}).value() ==
+               (Fields{" -9\t-1 "}));
+    BOOST_TEST(values.literal_fields(Word{.text = "$@", .quoted = true}).value() ==
+               (Fields{"-9", "-1"}));
+    BOOST_TEST(values.literal_fields(Word{.text = "${a[@]}", .quoted = true}).value() ==
+               (Fields{"-9", "-1"}));
+}
