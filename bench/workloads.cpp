@@ -281,8 +281,9 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
                        head + repeat_to("\"$@\"\n", bytes - head.size() - 12) + "pkill node",
                        "deny", "silent"});
     }
-    // An array of literal elements and a function the command defines (§7.3): each use or call
-    // reads the elements or the body again, charged to the expansion budget.
+    // An array of literal elements, a function the command defines and a script it writes
+    // (§7.3): each use, call or run reads the elements, the body or the text again, charged to
+    // the expansion budget.
     {
         const std::string head = "x=(echo aaaaaaaaaaaaaaaaaaaa)\n";
         out.push_back({"\"${x[@]}\" of a literal array used 100,000 times, then pkill",
@@ -294,6 +295,13 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         out.push_back({"a function running its arguments called 150,000 times, then pkill",
                        head + repeat_to("f echo a\n", bytes - head.size() - 12) + "pkill node",
                        "deny", "silent"});
+    }
+    {
+        const std::string head = "echo 'echo aaaaaaaaaaaaaaaaaaaa' > .temp/k.sh\n";
+        out.push_back(
+            {"a script the command wrote, run 100,000 times, then pkill",
+             head + repeat_to("bash .temp/k.sh\n", bytes - head.size() - 12) + "pkill node", "deny",
+             "deny"}); // shell-guard: R5 (a .temp/ script run)
     }
     // Wrapper options read as getopt_long reads them: by prefix, and after script's operand.
     out.push_back(

@@ -551,11 +551,45 @@ const std::string* Lexer::value_of(std::string_view name) const {
 }
 
 // `f() { …; }` (or `function f { …; }`): the body a later `f` runs, kept while the bodies kept
-// fit Reading::function_bytes.
+// fit Reading::function_bytes; past it the body is not kept and the summary says so, as past the
+// expansion budget.
 void Lexer::keep_function(std::string_view name, std::string_view body) {
-    if (body.size() > r_.function_bytes) return;
+    if (body.size() > r_.function_bytes) {
+        r_.functions.erase(std::string(name)); // not read: the reading says so
+        r_.summary.reached_expansion_cap = true;
+        return;
+    }
     r_.function_bytes -= body.size();
     r_.functions.insert_or_assign(std::string(name), std::string(body));
+}
+
+// The path a file is known by: as written, without a leading `./`.
+static std::string_view file_key(std::string_view path) {
+    while (path.starts_with("./")) path.remove_prefix(2);
+    return path;
+}
+
+// `echo … > FILE`, `printf … >> FILE`, `cat > FILE <<EOF`: the text the command wrote to FILE
+// (appended with `>>`), kept within the bound the function bodies share, as they are.
+void Lexer::keep_file(std::string_view path, std::string_view text, bool append) {
+    if (text.size() > r_.function_bytes) {
+        r_.files.erase(std::string(file_key(path))); // not read: the reading says so
+        r_.summary.reached_expansion_cap = true;
+        return;
+    }
+    r_.function_bytes -= text.size();
+    std::string& kept = r_.files[std::string(file_key(path))];
+    if (!append) kept.clear();
+    kept += text;
+}
+
+// `bash FILE`, `source FILE`, `./FILE` of a file the command wrote: its text read as a script,
+// charged to the expansion budget.
+void Lexer::run_file(std::string_view path, unsigned depth, PathStep step, const Walk& walk) {
+    const auto it = r_.files.find(std::string(file_key(path)));
+    if (it == r_.files.end() || !expansion_fits(it->second.size())) return;
+    r_.expansion_budget -= it->second.size();
+    nested(r_.arena.store(it->second), depth, step, walk.fed_by_input, walk.via_find);
 }
 
 // `f pkill node` after `f() { "$@"; }`: the body read again with the call's words as its
@@ -840,6 +874,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     r_.string_reads_pipe = false;
                 } else if (options.script_from_stdin) {
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
+                } else if (options.script && !r_.files.empty() && !words[*options.script].expands) {
+                    run_file(words[*options.script].text, depth, {name, "file"}, walk);
                 } else if (options.script && words[*options.script].text.starts_with("<(") &&
                            words[*options.script].script_index != 0) {
                     // `bash <(echo pkill x)`: what the substitution prints is the script.
@@ -865,6 +901,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 hand(cmd);
                 if (words[first].text == "/dev/stdin" || words[first].text == "/dev/fd/0")
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
+                else if (!r_.files.empty() && !words[first].expands)
+                    run_file(words[first].text, depth, {name, "file"}, walk);
                 else if (words[first].text.starts_with("<(") && words[first].script_index != 0)
                     nested(script_of(simple, words[first]), depth, {name, "<(…)"},
                            walk.fed_by_input, walk.via_find);
@@ -880,6 +918,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             hand(cmd);
             if (!r_.functions.empty() && !w.expands)
                 call_function(w.text, words.subspan(i + 1, end - i - 1), depth, walk);
+            if (!r_.files.empty() && !w.expands && w.text.find('/') != std::string_view::npos)
+                run_file(w.text, depth, {name, "file"}, walk);
             remember(name, words.subspan(i + 1, end - i - 1));
             if (name == "read") remember_read(simple, words.subspan(i + 1, end - i - 1));
             if (name == "set") remember_positionals(words.subspan(i + 1, end - i - 1));
@@ -964,6 +1004,24 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             break;
         }
     }
+    // What echo, printf or cat printed, written to a file (§7.3).
+    if (piped.valid)
+        for (const Redirect& rd : simple.redirects) {
+            const bool writes = rd.kind == RedirectKind::output ||
+                                rd.kind == RedirectKind::clobber || rd.kind == RedirectKind::append;
+            if (!writes || rd.fd > 1 || rd.target.expands || rd.target_is_process_substitution)
+                continue;
+            const bool append = rd.kind == RedirectKind::append;
+            if (piped.heredoc_end > piped.heredoc_begin) {
+                for (std::size_t k = piped.heredoc_begin;
+                     k < piped.heredoc_end && k < heredocs_.size(); ++k) {
+                    heredocs_[k].file = std::string(rd.target.text);
+                    heredocs_[k].append = append;
+                }
+            } else {
+                keep_file(rd.target.text, piped.text, append);
+            }
+        }
     r_.path.resize(path_base);
     simple_words_.clear();
     if (!emitted_any_) { // every word expanded away: its redirections still happen

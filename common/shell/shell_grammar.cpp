@@ -655,6 +655,8 @@ bool Lexer::read_heredoc_bodies(unsigned depth, bool in_substitution) {
             }
         }
         if (pos_ > src_.size()) pos_ = src_.size();
+        if (!heredoc.file.empty())
+            keep_file(heredoc.file, src_.substr(body_begin, body_end - body_begin), heredoc.append);
         if (heredoc.feeds_shell && !deeper_than_cap(depth + 1)) {
             fast::push_back_growing(r_.path, PathStep{heredoc.shell, "<<"});
             Lexer(r_, src_.substr(body_begin, body_end - body_begin), depth + 1, fed_by_input_,
@@ -755,7 +757,8 @@ void Lexer::redirect(unsigned depth, SimpleCommand& simple) {
         // A command written with CRLF line ends carries the CR on the delimiter and on its
         // line.
         std::string delimiter(r.target.text);
-        heredocs_.push_back({std::move(delimiter), strip_tabs, r.target.quoted, false, {}});
+        heredocs_.push_back(
+            {std::move(delimiter), strip_tabs, r.target.quoted, false, {}, {}, false});
     }
     simple.redirects.push_back(r);
 }

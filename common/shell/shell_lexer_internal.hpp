@@ -114,6 +114,10 @@ struct Reading {
     // Bytes of bodies the table may still keep (the command's length and the allowance): a
     // body is copied, and bodies nest.
     std::size_t function_bytes = 0;
+    // `echo 'pkill node' > k.sh`, `cat > k.sh <<EOF`: what the command wrote to each file, by
+    // its path as written, for a later `bash k.sh`, `source k.sh` or `./k.sh` (§7.3); the bytes
+    // kept are bounded as the bodies are (function_bytes).
+    std::unordered_map<std::string, std::string> files = {};
     // The functions being called, outermost first: a call inside its own body is not read again.
     std::vector<std::string> calls = {};
 };
@@ -176,6 +180,8 @@ struct PendingHeredoc {
     bool quoted = false;      // the body is data
     bool feeds_shell = false; // a shell reads it as its script
     std::string shell;        // that shell's name, for the path
+    std::string file;         // `cat > FILE <<EOF`: the file the body is written to
+    bool append = false;      // ... with `>>`
 };
 
 struct SimpleCommand {
@@ -383,6 +389,8 @@ private:
     void set_positionals(std::span<const Word> words);
     const std::string* value_of(std::string_view name) const;
     void keep_function(std::string_view name, std::string_view body);
+    void keep_file(std::string_view path, std::string_view text, bool append);
+    void run_file(std::string_view path, unsigned depth, PathStep step, const Walk& walk);
     void call_function(std::string_view name, std::span<const Word> args, unsigned depth,
                        const Walk& walk);
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,

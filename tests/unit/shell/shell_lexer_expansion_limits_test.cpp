@@ -162,10 +162,11 @@ BOOST_AUTO_TEST_CASE(positional_parameters_and_read_values_used_again_and_again_
     BOOST_TEST(fallback.summary.expanded_bytes <= fallback_command.size() + 64);
 }
 
-BOOST_AUTO_TEST_CASE(arrays_and_function_calls_used_again_and_again_reach_the_cap) {
-    // An array's elements and a function's body are read again at each use or call, charged to
-    // the same budget: a hundred thousand uses stay linear and are flagged; the bodies a command
-    // keeps are bounded by its length too, however deeply their definitions nest.
+BOOST_AUTO_TEST_CASE(arrays_function_calls_and_written_files_used_again_and_again_reach_the_cap) {
+    // An array's elements, a function's body and a file the command wrote are read again at each
+    // use, call or run, charged to the same budget: a hundred thousand uses stay linear and are
+    // flagged; the bodies a command keeps are bounded by its length too, however deeply their
+    // definitions nest.
     const std::string words = repeat("w ", 20000);
     const std::string array = "x=(echo " + words + "); " + repeat("\"${x[@]}\"; ", 100000);
     const Reading elements = read(array + "pkill node");
@@ -177,10 +178,18 @@ BOOST_AUTO_TEST_CASE(arrays_and_function_calls_used_again_and_again_reach_the_ca
     BOOST_TEST(called.summary.reached_expansion_cap);
     BOOST_TEST(called.pkill == 1u);
     BOOST_TEST(read(calls).summary.expanded_bytes <= calls.size() + (std::size_t{64} << 10));
-    // Twenty thousand definitions nested in one another, each body kept: the copies stop at the
-    // budget, and a call of the innermost still reads its body.
+    // Twenty thousand definitions nested in one another, each body a copy: the copies stop at
+    // the bound, and the reading says so (a body it did not keep is not read at the call).
     const std::string nested = repeat("f() { ", 20000) + "pkill node; " + repeat("}; ", 20000);
-    BOOST_TEST(read(nested + "f").pkill == 2u);
+    const Reading deep = read(nested + "f");
+    BOOST_TEST(deep.summary.reached_expansion_cap);
+    BOOST_TEST(deep.pkill == 1u);
+    // A file written and run again and again: each run is charged like a value.
+    const std::string runs = "echo " + words + " > k.sh; " + repeat("bash k.sh; ", 100000);
+    const Reading file = read(runs + "pkill node");
+    BOOST_TEST(file.summary.reached_expansion_cap);
+    BOOST_TEST(file.pkill == 1u);
+    BOOST_TEST(read(runs).summary.expanded_bytes <= runs.size() + (std::size_t{64} << 10));
     // A function calling itself is read once per call from outside, not again inside.
     const Reading self = read("f() { f; pkill node; }; f; f");
     BOOST_TEST(!self.summary.reached_depth_cap);
