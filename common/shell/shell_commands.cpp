@@ -978,13 +978,17 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             }
             if (name == "echo" && cmd.path.size() == path_base) {
                 piped.valid = true;
+                piped.newline = true;
                 std::size_t first = i + 1;
                 bool escapes = false; // `echo -e`: backslash escapes as printf's %b reads them
                 while (first < end && words[first].text.size() >= 2 &&
                        words[first].text[0] == '-' &&
                        words[first].text.find_first_not_of("neE", 1) == std::string_view::npos) {
                     for (const char flag : words[first].text.substr(1))
-                        if (flag == 'e' || flag == 'E') escapes = flag == 'e';
+                        if (flag == 'e' || flag == 'E')
+                            escapes = flag == 'e';
+                        else
+                            piped.newline = false;
                     ++first;
                 }
                 // Sized once: `echo` of a mebibyte of words is one buffer, on huge pages.
@@ -1004,22 +1008,27 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             break;
         }
     }
-    // What echo, printf or cat printed, written to a file (§7.3).
-    if (piped.valid)
+    // What echo, printf or cat printed, written to a file (§7.3); any other command writing it
+    // leaves its text unknown.
+    if (piped.valid || !r_.files.empty())
         for (const Redirect& rd : simple.redirects) {
-            const bool writes = rd.kind == RedirectKind::output ||
-                                rd.kind == RedirectKind::clobber || rd.kind == RedirectKind::append;
+            const bool append =
+                rd.kind == RedirectKind::append || rd.kind == RedirectKind::append_output_and_error;
+            const bool writes = append || rd.kind == RedirectKind::output ||
+                                rd.kind == RedirectKind::clobber ||
+                                rd.kind == RedirectKind::output_and_error;
             if (!writes || rd.fd > 1 || rd.target.expands || rd.target_is_process_substitution)
                 continue;
-            const bool append = rd.kind == RedirectKind::append;
-            if (piped.heredoc_end > piped.heredoc_begin) {
+            if (!piped.valid) {
+                r_.files.erase(std::string(file_key(rd.target.text)));
+            } else if (piped.heredoc_end > piped.heredoc_begin) {
                 for (std::size_t k = piped.heredoc_begin;
                      k < piped.heredoc_end && k < heredocs_.size(); ++k) {
                     heredocs_[k].file = std::string(rd.target.text);
                     heredocs_[k].append = append;
                 }
             } else {
-                keep_file(rd.target.text, piped.text, append);
+                keep_file(rd.target.text, piped.newline ? piped.text + '\n' : piped.text, append);
             }
         }
     r_.path.resize(path_base);

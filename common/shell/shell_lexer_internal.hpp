@@ -213,6 +213,7 @@ struct SimpleCommand {
 struct PipeText {
     std::string text;
     bool valid = false;
+    bool newline = false; // echo without -n ends its text with a newline (a file holds it)
     // `cat <<EOF | bash`: the heredocs (indices into the lexer's pending list) whose bodies the
     // shell after the pipe reads as its script.
     std::size_t heredoc_begin = 0, heredoc_end = 0;

@@ -49,6 +49,8 @@ EXTENSIONS = {
     ("", "$…"): "a command word whose value the command itself gives (x=pkill; $x, $(echo pkill)) "
                 "is that value (§7.2)",
     ("trap", ""): "trap 'STRING' SIG runs STRING (§7.2)",
+    ("*", "()"): "a call of a function the command defines reads its body again (§7.3)",
+    ("*", "file"): "a script the command wrote with echo, printf or cat, then ran (§7.3)",
     ("oracle", "expansion-command-word"): "bash runs a command word known only at run time "
                  "(`$x`, `$(cmd)`, `\"$@\"`); the model reads the words after it without it, or the "
                  "value the command itself gave it (the words after $0, a literal), and does not "
@@ -278,8 +280,12 @@ def resolved_text(word, literals):
     out = []
     for part in word.get("Parts") or []:
         kind = part.get("Type")
-        if kind == "ParamExp" and not any(part.get(k) for k in PARAM_OPERATIONS):
+        if kind == "ParamExp" and not any(part.get(k) for k in PARAM_OPERATIONS if k != "Index"):
             name = (part.get("Param") or {}).get("Value")
+            if part.get("Index"):
+                # `${x[@]}`, `${x[N]}` of an array of literal elements (§7.3).
+                index = word_text(part["Index"])
+                name = name + "[" + ("@" if index in ("@", "*") else str(index)) + "]"
             if name not in literals:
                 return None
             out.append(literals[name])
@@ -319,6 +325,11 @@ class Walk:
         # Variables the command assigned a literal (SPEC §7.2, §7.3): eval reads them in the
         # same shell, so a nested walk for eval shares this table.
         self.literals = {} if literals is None else literals
+        # Functions the command defines (their bodies), the calls being read, and the text it
+        # wrote to files (§7.3).
+        self.functions = {}
+        self.calling = []
+        self.files = {}
 
     def remember(self, assigns):
         for assign in assigns or []:
@@ -327,7 +338,17 @@ class Walk:
                 continue
             value = assign.get("Value")
             text = None
-            if not (assign.get("Array") or assign.get("Index") or assign.get("Append")):
+            for key in [k for k in self.literals if k.startswith(name + "[")]:
+                del self.literals[key]
+            if assign.get("Array") and not (assign.get("Index") or assign.get("Append")):
+                # `x=(WORDS)` of literal elements: `$x`, `${x[@]}`, `${x[N]}` (§7.3).
+                elements = [word_text(e.get("Value") or {}) for e in assign["Array"].get("Elems") or []]
+                if None not in elements:
+                    self.literals[name + "[@]"] = " ".join(elements)
+                    for k, element in enumerate(elements):
+                        self.literals[name + "[" + str(k) + "]"] = element
+                    text = elements[0] if elements else None
+            elif not (assign.get("Array") or assign.get("Index") or assign.get("Append")):
                 text = resolved_text(value, self.literals) if value else ""
             if text is None:
                 self.literals.pop(name, None)
@@ -357,8 +378,19 @@ class Walk:
                     if first is not None and first.split():
                         self.commands.append(first.split() + [word_text(a) for a in args[1:]])
                 self.follow(words, args)
+                self.call(words)
             else:
                 self.remember(node.get("Assigns"))
+            return
+        if kind == "FuncDecl":
+            self.visit(node.get("Body"))  # read where it is defined, and kept after it
+            self.functions[(node.get("Name") or {}).get("Value")] = node.get("Body")
+            return
+        if "Cmd" in node and node.get("Redirs"):
+            for key, value in node.items():
+                if key not in ("Pos", "End"):
+                    self.visit(value)
+            self.written(node)
             return
         if kind == "BinaryCmd" and node.get("Op") == 12:
             # `printf %s 'pkill node' | sh`: a shell with no script reads what printf printed.
@@ -446,6 +478,14 @@ class Walk:
                     self.unfollowed += 1
                 else:
                     self.again(words[j])
+            elif not has_c and j < len(words) and words[j] is not None:
+                key = words[j][2:] if words[j].startswith("./") else words[j]
+                if key in self.files:
+                    self.again(self.files[key])  # a script the command wrote (§7.3)
+        elif name in ("source", ".") and i + 1 < len(words) and words[i + 1] is not None:
+            key = words[i + 1][2:] if words[i + 1].startswith("./") else words[i + 1]
+            if key in self.files:
+                self.again(self.files[key])
         elif name == "eval":
             rest = words[i + 1:]
             rest_nodes = (nodes or [])[i + 1:]
@@ -471,6 +511,59 @@ class Walk:
             elif sub == "send-keys" and "Enter" in rest[k:]:
                 keys = {"Space": " ", "Tab": "\t"}
                 self.again("".join(keys.get(w, w) for w in rest[k:rest.index("Enter", k)]))
+
+    def call(self, words):
+        """A call of a function the command defined reads its body with the call's words as the
+        positional parameters; a path naming a file the command wrote runs its text (§7.3)."""
+        name = words[0]
+        if name is None:
+            return
+        key = name[2:] if name.startswith("./") else name
+        if "/" in name and key in self.files:
+            self.again(self.files[key])
+        if name not in self.functions or name in self.calling or self.depth >= 40:
+            return
+        literals = dict(self.literals)
+        for key in ["@", "*"] + [str(k) for k in range(1, 10)]:
+            literals.pop(key, None)
+        if None not in words[1:]:
+            literals["@"] = literals["*"] = " ".join(words[1:])
+            for k, word in enumerate(words[1:10]):
+                literals[str(k + 1)] = word
+        inner = Walk(self.parse, self.depth + 1, literals)
+        inner.functions = self.functions
+        inner.calling = self.calling + [name]
+        inner.files = self.files
+        inner.visit(self.functions[name])
+        self.commands.extend(inner.commands)
+        self.unfollowed += inner.unfollowed
+
+    def written(self, stmt):
+        """`echo … > FILE`, `printf … >> FILE`, `cat > FILE <<EOF`: the text FILE holds now."""
+        cmd = stmt.get("Cmd") or {}
+        if cmd.get("Type") != "CallExpr" or cmd.get("Assigns"):
+            return
+        words = [word_text(a) for a in cmd.get("Args") or []]
+        if not words or None in words:
+            return
+        text = None
+        if words[0] in ("echo", "printf"):
+            text = printed_text(words[0], words[1:])
+        elif words == ["cat"]:
+            for redir in stmt["Redirs"]:
+                if redir.get("Hdoc") is not None:
+                    text = word_text(redir["Hdoc"])
+        for redir in stmt["Redirs"]:
+            target = word_text(redir.get("Word") or {})
+            if redir.get("Op") not in (54, 55) or redir.get("N") or target is None:
+                continue
+            key = target[2:] if target.startswith("./") else target
+            if text is None or (redir["Op"] == 55 and key not in self.files):
+                self.files.pop(key, None)  # unknown text, or added to a file of unknown text
+            elif redir["Op"] == 55:
+                self.files[key] += text
+            else:
+                self.files[key] = text
 
     def again(self, text, literals=None):
         if self.depth >= 40:
@@ -722,11 +815,12 @@ class Grammar:
     def spelled(self):
         """One dangerous call written out as text a shell then runs (SPEC §7.3): eval of an
         assigned variable (nested once, with $'…' inside), a literal or backquoted command word,
-        printf/echo piped or substituted into a shell, tmux strings, PowerShell strings."""
+        printf/echo piped or substituted into a shell, tmux strings, PowerShell strings, an array
+        run as the command, a function running its arguments, a script written and then run."""
         d = self.rng.choice(DANGEROUS)
         q = self.quoted_string(d)
         first, _, rest = d.partition(" ")
-        r = self.rng.randrange(12)
+        r = self.rng.randrange(16)
         if r == 0:
             return "c=" + q + '; eval "$c"'
         if r == 1:
@@ -750,6 +844,14 @@ class Grammar:
             return "tmux new-session -d " + q
         if r == 10:
             return "tmux send-keys -t dev " + q + " Enter"
+        if r == 12:
+            return "x=(" + d + '); "${x[@]}"'
+        if r == 13:
+            return 'f() { "$@"; }; f ' + d
+        if r == 14:
+            return "echo " + q + " > .temp/k.sh; bash .temp/k.sh"
+        if r == 15:
+            return "cat > .temp/k.sh <<'EOF'\n" + d + "\nEOF\n. .temp/k.sh"
         return self.rng.choice(["pwsh -c ", "powershell -Command "]) + d
 
     def script(self):

@@ -191,7 +191,8 @@ BOOST_AUTO_TEST_CASE(literal_fields_are_the_words_bash_passes) {
 BOOST_AUTO_TEST_CASE(a_script_the_command_writes_then_runs_is_read) {
     BOOST_TEST(runs("echo 'pkill node' > .temp/k.sh; bash .temp/k.sh", "pkill node"));
     BOOST_TEST(runs("printf 'pkill %s\\n' node > k.sh && sh ./k.sh", "pkill node"));
-    BOOST_TEST(runs("echo pkill > k.sh; echo ' node' >> k.sh; source k.sh", "pkill node"));
+    BOOST_TEST(runs("echo -n pkill > k.sh; echo ' node' >> k.sh; source k.sh", "pkill node"));
+    BOOST_TEST(runs("echo pkill > k.sh; echo ' node' >> k.sh; source k.sh", "pkill")); // lines
     BOOST_TEST(runs("cat > .temp/k.sh <<'EOF'\npkill node\nEOF\n. .temp/k.sh", "pkill node"));
     BOOST_TEST(runs("cat <<EOF > k.sh\npkill node\nEOF\nchmod +x k.sh; ./k.sh", "pkill node"));
     BOOST_TEST(runs("cat <<< 'pkill node' > k.sh; bash k.sh", "pkill node"));
@@ -200,6 +201,7 @@ BOOST_AUTO_TEST_CASE(a_script_the_command_writes_then_runs_is_read) {
     BOOST_TEST(!runs("echo 'pkill node' > k.sh; cat k.sh", "pkill node"));
     BOOST_TEST(!runs("bash k.sh; echo 'pkill node' > k.sh", "pkill node"));
     BOOST_TEST(!runs("echo 'pkill node' > k.sh; echo ls > k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(!runs("echo 'pkill node' > k.sh; ls > k.sh; bash k.sh", "pkill node"));
     BOOST_TEST(!runs("echo 'pkill node' > k.sh; k.sh", "pkill node"));
     BOOST_TEST(!runs("echo 'pkill node' > \"$f\"; bash k.sh", "pkill node"));
     BOOST_TEST(!runs("echo 'pkill node' 2> k.sh; bash k.sh", "pkill node"));
