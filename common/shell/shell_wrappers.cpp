@@ -77,10 +77,15 @@ constexpr std::array wrapper_rules{
     WrapperRule{.name = "strace", .value_options = "eopsuaIXPb"},
     WrapperRule{.name = "ltrace", .value_options = "eopsuanAD"},
     WrapperRule{
+        // systemd 252's `systemd-run --help`: the options that take a value; getopt_long
+        // prefixes.
         .name = "systemd-run",
-        .value_options = "pEM",
-        .long_values = "--unit --property --setenv --description --slice --machine "
-                       "--working-directory --uid --gid --nice ",
+        .value_options = "HMupE",
+        .long_values =
+            "--ho(st) --m(achine) --un(it) --pr(operty) --d(escription) --slice "
+            "--ser(vice-type) --ui(d) --g(id) --ni(ce) --wo(rking-directory) --set(env) "
+            "--pa(th-property) --so(cket-property) --on-a(ctive) --on-b(oot) --on-s(tartup) "
+            "--on-unit-a(ctive) --on-unit-i(nactive) --on-ca(lendar) --t(imer-property) ",
     },
     WrapperRule{.name = "busybox"},
     WrapperRule{.name = "xargs",
@@ -90,12 +95,38 @@ constexpr std::array wrapper_rules{
                 .long_values = "--a(rg-file) --d(elimiter) --max-a(rgs) --max-p(rocs) "
                                "--max-c(hars) --p(rocess-slot-var) ",
                 .fed_by_input = true},
-    WrapperRule{.name = "parallel",
-                .value_options = "jSaI",
-                .long_values = "--sshlogin --slf --sshloginfile --arg-file --colsep --delay "
-                               "--timeout --jobs --joblog --results --tmpdir --workdir --env ",
-                .rest = Rest::parallel,
-                .fed_by_input = true},
+    // GNU parallel 20221122's Getopt::Long table (bundling: one letter after `-`; a long option
+    // by any prefix no other option shares, its aliases aside): the options that take a value;
+    // -e, -i, -l (and --eof, --replace, --max-lines) take one only attached.
+    WrapperRule{
+        .name = "parallel",
+        .value_options = "BCDEHIJLNPSUWadjns",
+        .attached_only = "eil",
+        .long_values =
+            "--arg-file --arg-file-(sep) --arg-s(ep) --argfile --argfiles(ep) --args(ep) "
+            "--basef(ile) --basenamee(xtensionreplace) --basenamer(eplace) --bf --bin "
+            "--block --block-s(ize) --block-t(imeout) --blocks(ize) --blockt(imeout) "
+            "--bne(r) --bnr --bt --col-(sep) --cols(ep) --compressp(rogram) --ctag-(string) "
+            "--ctags(tring) --deb(ug) --decompressp(rogram) --dela(y) --deli(miter) "
+            "--di(rnamereplace) --dn(r) --en(v) --er --ext(ensionreplace) --group-(by) "
+            "--groupb(y) --hal(t) --hal(t-on-error) --hal(tonerror) --hea(der) --id --jl "
+            "--jobl(og) --jobs --lim(it) --linki(nputsource) --lo(ad) --max-a(rgs) "
+            "--max-c(hars) --max-p(rocs) --max-r(eplace-args) --maxa(rgs) --maxc(hars) "
+            "--maxp(rocs) --maxr(eplaceargs) --memf(ree) --mems(uspend) --mi(n-version) "
+            "--mi(nversion) --ni(ce) --pa(rens) --proc(ess-slot-var) --proc(essslotvar) "
+            "--prof(ile) --rece(nd) --recs(tart) --res --resul(t) --resul(ts) --retri(es) "
+            "--retu(rn) --rp(l) --rs(ync-opts) --rs(yncopts) --semaphore-n(ame) "
+            "--semaphore-t(imeout) --semaphoren(ame) --semaphoret(imeout) --seq(replace) "
+            "--sha(rd) --slf --slo(treplace) --sql --sql-a(nd-worker) --sql-m(aster) "
+            "--sql-w(orker) --sqla(ndworker) --sqlm(aster) --sqlw(orker) --ssh --ssh-(delay) "
+            "--sshd(elay) --sshlogin --sshloginf(ile) --st --tag-(string) --tags(tring) "
+            "--tempd(ir) --templ(ate) --ter(m-seq) --ter(mseq) --tf --ti(meout) --tmpd(ir) "
+            "--tmpl --tot(al) --tot(al-jobs) --tot(aljobs) --transfer-(file) "
+            "--transfer-(files) --transferf(ile) --transferf(iles) --trc --tri(m) "
+            "--usecom(pressprogram) --used(ecompressprogram) --wd --wo(rk-dir) --wo(rkdir) "
+            "--xapplyi(nputsource) ",
+        .rest = Rest::parallel,
+        .fed_by_input = true},
     WrapperRule{.name = "find", .rest = Rest::find_clauses},
     WrapperRule{.name = "fd", .rest = Rest::fd_clauses},
     WrapperRule{.name = "fdfind", .rest = Rest::fd_clauses},
