@@ -227,6 +227,9 @@ void Lexer::stdin_script(SimpleCommand& simple, std::string_view shell, unsigned
         if (rd.fd > 0) continue;
         if (rd.kind == RedirectKind::herestring)
             nested(script_of(simple, rd.target), depth, {shell, "<<<"}, fed, find);
+        // `bash < k.sh` of a script the command wrote (§7.3).
+        if (rd.kind == RedirectKind::input && !rd.target.expands && !r_.files.empty())
+            run_file(rd.target.text, depth, {shell, "<"}, fed, find);
     }
     for (std::size_t k = simple.heredocs_begin; k < heredocs_.size(); ++k) {
         heredocs_[k].feeds_shell = true;
@@ -585,11 +588,18 @@ void Lexer::keep_file(std::string_view path, std::string_view text, bool append)
 
 // `bash FILE`, `source FILE`, `./FILE` of a file the command wrote: its text read as a script,
 // charged to the expansion budget.
-void Lexer::run_file(std::string_view path, unsigned depth, PathStep step, const Walk& walk) {
+void Lexer::run_file(std::string_view path, unsigned depth, PathStep step, bool fed, bool find) {
     const auto it = r_.files.find(std::string(file_key(path)));
     if (it == r_.files.end() || !expansion_fits(it->second.size())) return;
     r_.expansion_budget -= it->second.size();
-    nested(r_.arena.store(it->second), depth, step, walk.fed_by_input, walk.via_find);
+    nested(r_.arena.store(it->second), depth, step, fed, find);
+}
+
+// The text the command wrote to `path`, if it is known.
+std::optional<std::string> Lexer::file_text(std::string_view path) const {
+    const auto it = r_.files.find(std::string(file_key(path)));
+    if (it == r_.files.end()) return std::nullopt;
+    return it->second;
 }
 
 // `f pkill node` after `f() { "$@"; }`: the body read again with the call's words as its
@@ -875,7 +885,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 } else if (options.script_from_stdin) {
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
                 } else if (options.script && !r_.files.empty() && !words[*options.script].expands) {
-                    run_file(words[*options.script].text, depth, {name, "file"}, walk);
+                    run_file(words[*options.script].text, depth, {name, "file"}, walk.fed_by_input,
+                             walk.via_find);
                 } else if (options.script && words[*options.script].text.starts_with("<(") &&
                            words[*options.script].script_index != 0) {
                     // `bash <(echo pkill x)`: what the substitution prints is the script.
@@ -902,7 +913,8 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 if (words[first].text == "/dev/stdin" || words[first].text == "/dev/fd/0")
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
                 else if (!r_.files.empty() && !words[first].expands)
-                    run_file(words[first].text, depth, {name, "file"}, walk);
+                    run_file(words[first].text, depth, {name, "file"}, walk.fed_by_input,
+                             walk.via_find);
                 else if (words[first].text.starts_with("<(") && words[first].script_index != 0)
                     nested(script_of(simple, words[first]), depth, {name, "<(…)"},
                            walk.fed_by_input, walk.via_find);
@@ -919,7 +931,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             if (!r_.functions.empty() && !w.expands)
                 call_function(w.text, words.subspan(i + 1, end - i - 1), depth, walk);
             if (!r_.files.empty() && !w.expands && w.text.find('/') != std::string_view::npos)
-                run_file(w.text, depth, {name, "file"}, walk);
+                run_file(w.text, depth, {name, "file"}, walk.fed_by_input, walk.via_find);
             remember(name, words.subspan(i + 1, end - i - 1));
             if (name == "read") remember_read(simple, words.subspan(i + 1, end - i - 1));
             if (name == "set") remember_positionals(words.subspan(i + 1, end - i - 1));
@@ -938,6 +950,23 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 bool operands = false;
                 for (std::size_t k = i + 1; k < end; ++k)
                     if (words[k].text != "-" && !words[k].text.starts_with("-")) operands = true;
+                // `cat k.sh | bash`: the files the command wrote, joined.
+                if (operands && !r_.files.empty()) {
+                    std::string text;
+                    bool known = true;
+                    for (std::size_t k = i + 1; k < end && known; ++k) {
+                        if (words[k].text.starts_with("-")) continue;
+                        const std::optional<std::string> file =
+                            words[k].expands ? std::nullopt : file_text(words[k].text);
+                        known = file && expansion_fits(text.size() + file->size());
+                        if (known) text += *file;
+                    }
+                    if (known) {
+                        r_.expansion_budget -= text.size();
+                        piped.valid = true;
+                        piped.text = std::move(text);
+                    }
+                }
                 if (!operands) {
                     for (const Redirect& rd : simple.redirects)
                         if (rd.fd <= 0 && rd.kind == RedirectKind::herestring) {
@@ -950,6 +979,20 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                         piped.heredoc_end = heredocs_.size();
                     }
                 }
+                break;
+            }
+            if (name == "tee" && cmd.path.size() == path_base && simple.stdin_from_pipe &&
+                feeding.valid && feeding.heredoc_end == feeding.heredoc_begin) {
+                // `echo 'pkill node' | tee k.sh`: the files hold what feeds tee, which it also
+                // prints (§7.3).
+                const std::string text = feeding.newline ? feeding.text + '\n' : feeding.text;
+                bool append = false;
+                for (std::size_t k = i + 1; k < end; ++k)
+                    if (words[k].text == "-a" || words[k].text == "--append") append = true;
+                for (std::size_t k = i + 1; k < end; ++k)
+                    if (!words[k].text.starts_with("-") && !words[k].expands)
+                        keep_file(words[k].text, text, append);
+                piped = feeding;
                 break;
             }
             if (name == "printf" && cmd.path.size() == path_base) {

@@ -391,7 +391,8 @@ private:
     const std::string* value_of(std::string_view name) const;
     void keep_function(std::string_view name, std::string_view body);
     void keep_file(std::string_view path, std::string_view text, bool append);
-    void run_file(std::string_view path, unsigned depth, PathStep step, const Walk& walk);
+    void run_file(std::string_view path, unsigned depth, PathStep step, bool fed, bool find);
+    std::optional<std::string> file_text(std::string_view path) const;
     void call_function(std::string_view name, std::span<const Word> args, unsigned depth,
                        const Walk& walk);
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,

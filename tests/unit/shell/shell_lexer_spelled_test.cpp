@@ -196,6 +196,11 @@ BOOST_AUTO_TEST_CASE(a_script_the_command_writes_then_runs_is_read) {
     BOOST_TEST(runs("cat > .temp/k.sh <<'EOF'\npkill node\nEOF\n. .temp/k.sh", "pkill node"));
     BOOST_TEST(runs("cat <<EOF > k.sh\npkill node\nEOF\nchmod +x k.sh; ./k.sh", "pkill node"));
     BOOST_TEST(runs("cat <<< 'pkill node' > k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' | tee k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' | tee -a k.sh | bash", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' > k.sh; bash < k.sh", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' > k.sh; cat k.sh | sh", "pkill node"));
+    BOOST_TEST(!runs("echo 'pkill node' > k.sh; cat k.sh other.sh | sh", "pkill node"));
     // Look-alikes: printed, not run; run before it is written; written over; a name without a
     // slash is looked up in PATH, not in the directory; a target that expands is not guessed.
     BOOST_TEST(!runs("echo 'pkill node' > k.sh; cat k.sh", "pkill node"));
