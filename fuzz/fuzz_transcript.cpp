@@ -12,8 +12,11 @@ namespace tr = viber::transcript;
 
 // Both pairing rules, so the fuzzer reaches the kept-dispatch bookkeeping.
 constexpr tr::PairedAgent fuzzed_agents[] = {
-    {.name = "planner-review", .rule = tr::PairRule::single_reviewer},
-    {.name = "planner-task-review", .rule = tr::PairRule::review_set},
+    {.name = "planner-review",
+     .tag =
+         viber::plan_gate::pairing::tag_of(viber::plan_gate::pairing::PairRule::single_reviewer)},
+    {.name = "planner-task-review",
+     .tag = viber::plan_gate::pairing::tag_of(viber::plan_gate::pairing::PairRule::review_set)},
 };
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

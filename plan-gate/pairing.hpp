@@ -8,6 +8,7 @@
 #include "common/transcript/transcript_lines.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -19,6 +20,19 @@ namespace viber::plan_gate::pairing {
 
 using namespace transcript;
 using namespace transcript::internal;
+
+// How plan-gate pairs an agent's dispatches with verdict lines (docs/plan-gate.md, "Pairing"),
+// carried in its transcript::PairedAgent::tag. single_reviewer: a dispatch replaces the open one;
+// an id is closed only by a line naming it, no id by the next verdict line. review_set: every
+// dispatch is tracked; a line closes the earliest open dispatch it names, else, naming no
+// tracked id, the earliest open one without id.
+enum class PairRule : std::uint8_t { single_reviewer, review_set };
+constexpr std::uint8_t tag_of(PairRule rule) {
+    return static_cast<std::uint8_t>(rule);
+}
+constexpr PairRule rule_of(const PairedAgent& agent) {
+    return static_cast<PairRule>(agent.tag);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Pairing bookkeeping: which verdict lines are worth keeping (docs/plan-gate.md, "Pairing")
@@ -46,7 +60,7 @@ public:
     // cannot be a kept dispatch (the name is plain ASCII, never escaped).
     bool mentions_agent(std::string_view raw, bool members_only = false) const {
         for (const PairedAgent& candidate : agents_) {
-            if (members_only && candidate.rule != PairRule::review_set) continue;
+            if (members_only && rule_of(candidate) != PairRule::review_set) continue;
             if (raw.find(candidate.name) != std::string_view::npos) return true;
         }
         return false;
@@ -58,7 +72,7 @@ public:
     void dispatched(const PairedAgent& agent, std::size_t index, const std::string& id) {
         const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
         closable_.push_back(!id.empty());
-        rule_.push_back(agent.rule);
+        rule_.push_back(rule_of(agent));
         slot_.push_back(slot);
         failed_.push_back(false);
         same_id_before_.push_back(none);
@@ -67,7 +81,7 @@ public:
             auto [it, fresh] = by_id_.try_emplace(id, index);
             if (!fresh) same_id_before_.back() = std::exchange(it->second, index);
         }
-        if (agent.rule == PairRule::single_reviewer) {
+        if (rule_of(agent) == PairRule::single_reviewer) {
             // A dispatch replaces the open one of its agent, which can then never close (unless
             // this one fails: failed()).
             replaced_.back() = {latest_[slot], latest_[slot] != none && closable_[latest_[slot]],

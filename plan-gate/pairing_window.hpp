@@ -170,7 +170,7 @@ private:
     };
 
     bool compact(const PairedAgent& agent) const {
-        return request_.settle_later && agent.rule == PairRule::single_reviewer;
+        return request_.settle_later && rule_of(agent) == PairRule::single_reviewer;
     }
     std::size_t slot(const PairedAgent& agent) const {
         return static_cast<std::size_t>(&agent - request_.paired_agents.data());

@@ -35,12 +35,12 @@ using transcript::Verdict;
 using transcript::VerdictLine;
 
 const std::array<transcript::PairedAgent, 5> paired_agents{{
-    {.name = planner_reviewer, .rule = transcript::PairRule::single_reviewer},
-    {.name = plain_reviewer, .rule = transcript::PairRule::single_reviewer},
-    {.name = spec_reviewer, .rule = transcript::PairRule::review_set},
-    {.name = graph_reviewer, .rule = transcript::PairRule::review_set},
+    {.name = planner_reviewer, .tag = pairing::tag_of(pairing::PairRule::single_reviewer)},
+    {.name = plain_reviewer, .tag = pairing::tag_of(pairing::PairRule::single_reviewer)},
+    {.name = spec_reviewer, .tag = pairing::tag_of(pairing::PairRule::review_set)},
+    {.name = graph_reviewer, .tag = pairing::tag_of(pairing::PairRule::review_set)},
     {.name = task_reviewer,
-     .rule = transcript::PairRule::review_set,
+     .tag = pairing::tag_of(pairing::PairRule::review_set),
      .prompt_line = task_range_line},
 }};
 

@@ -47,15 +47,13 @@ struct VerdictLine {
     std::vector<std::size_t> named_dispatches; // indices into Scan::dispatches the line names
 };
 
-// How a caller pairs an agent's dispatches with verdict lines (docs/plan-gate.md, "Pairing"):
-// single_reviewer: a dispatch replaces the open one; an id is closed only by a line naming it,
-// no id by the next verdict line. review_set: every dispatch is tracked; a line closes the
-// earliest open dispatch it names, else, naming no tracked id, the earliest open one without id.
-enum class PairRule { single_reviewer, review_set };
-
+// An agent whose dispatches the caller keeps (Request::paired_agents) to pair them with verdict
+// lines itself (Request::pairing): its bare name, a value of the caller's own that the scanner
+// hands back untouched (plan-gate: the rule its dispatches pair by), and the part of its prompt
+// the caller reads.
 struct PairedAgent {
     std::string_view name; // the agent, bare
-    PairRule rule = PairRule::single_reviewer;
+    std::uint8_t tag = 0;
     // The part of the prompt the caller reads (a task reviewer's `tasks:` line), or nullptr for
     // none: only that line is copied, never the prompt.
     std::optional<std::string_view> (*prompt_line)(std::string_view prompt) = nullptr;

@@ -18,12 +18,15 @@
 
 namespace json = boost::json;
 using namespace viber::transcript;
+using viber::plan_gate::pairing::PairRule;
+using viber::plan_gate::pairing::tag_of;
 using viber::testing::ScratchDir;
 using viber::testing::TranscriptBuilder;
 
 namespace {
 
-constexpr PairedAgent reviewers[] = {{.name = "planner-review", .rule = PairRule::single_reviewer}};
+constexpr PairedAgent reviewers[] = {
+    {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)}};
 constexpr Request gate{.signals = Signals::planner,
                        .plan_writes = true,
                        .paired_agents = reviewers,

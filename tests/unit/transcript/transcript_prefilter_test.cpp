@@ -13,6 +13,8 @@
 #include <vector>
 
 using namespace viber::transcript;
+using viber::plan_gate::pairing::PairRule;
+using viber::plan_gate::pairing::tag_of;
 using namespace viber::transcript::detail;
 
 namespace {
@@ -179,7 +181,7 @@ BOOST_AUTO_TEST_CASE(scanner_agrees_across_buffers_and_kernels_on_random_transcr
         }
         for (const auto signals : {Signals::planner, Signals::planner_chain}) {
             constexpr PairedAgent reviewers[] = {
-                {.name = "planner-review", .rule = PairRule::single_reviewer}};
+                {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)}};
             const Request request{.signals = signals,
                                   .plan_writes = true,
                                   .paired_agents = reviewers,
@@ -221,7 +223,7 @@ BOOST_AUTO_TEST_CASE(needles_wanted_from_the_next_line_on_are_found_right_after_
     const std::string text = skill + "\n" + entry + "\n" + write + "\n" + read + "\n" +
                              plans_alone + "\n" + dispatch + "\n" + verdict + "\n";
     constexpr PairedAgent reviewers[] = {
-        {.name = "planner-review", .rule = PairRule::single_reviewer}};
+        {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)}};
     for (const auto kernel : {Kernel::portable, Kernel::sse2, Kernel::avx2, Kernel::neon}) {
         for (std::size_t buffer = 64; buffer <= text.size() + 64; buffer += 7) {
             const Scan gate = scan_bytes_with(text,
@@ -295,7 +297,7 @@ BOOST_AUTO_TEST_CASE(needles_straddling_a_refill_are_found_by_every_kernel) {
             R"(","type":"user","message":{"content":"<command-message>viber:fixer</command-message>"}})"
             "\n";
         constexpr PairedAgent reviewers[] = {
-            {.name = "planner-review", .rule = PairRule::single_reviewer}};
+            {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)}};
         for (const auto kernel : {Kernel::portable, Kernel::sse2, Kernel::avx2, Kernel::neon}) {
             for (std::size_t buffer = 64; buffer < 170; buffer += 3) {
                 const Scan gate =
@@ -353,7 +355,7 @@ BOOST_AUTO_TEST_CASE(a_plan_write_line_holds_both_plans_and_file_path_by_every_k
         const std::string text = write + "\n" + dispatch + "\n" + verdict + "\n" + read + "\n" +
                                  edit + "\n" + dispatch + "\n" + read + "\n" + verdict + "\n";
         constexpr PairedAgent reviewers[] = {
-            {.name = "planner-review", .rule = PairRule::single_reviewer}};
+            {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)}};
         for (const auto kernel : {Kernel::portable, Kernel::sse2, Kernel::avx2, Kernel::neon}) {
             for (const std::size_t buffer : {64u, 97u, 160u, 301u, 1u << 16}) {
                 const Scan gate =
@@ -417,7 +419,7 @@ BOOST_AUTO_TEST_CASE(a_plan_write_is_found_however_its_file_path_value_is_spelle
         {write("", R"("file_path":"/r/plans/plans/p.md")"), "/r/plans/plans/p.md"},
     };
     constexpr PairedAgent reviewers[] = {
-        {.name = "planner-review", .rule = PairRule::single_reviewer}};
+        {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)}};
     for (const Spelling& spelling : spellings) {
         const std::string text = R"({"pad":"x"})"
                                  "\n" +

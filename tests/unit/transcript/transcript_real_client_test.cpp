@@ -16,13 +16,15 @@
 
 namespace json = boost::json;
 using namespace viber::transcript;
+using viber::plan_gate::pairing::PairRule;
+using viber::plan_gate::pairing::tag_of;
 using viber::testing::TranscriptBuilder;
 
 namespace {
 
 constexpr PairedAgent agents[] = {
-    {.name = "planner-review", .rule = PairRule::single_reviewer},
-    {.name = "plain-plan-review", .rule = PairRule::single_reviewer},
+    {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)},
+    {.name = "plain-plan-review", .tag = tag_of(PairRule::single_reviewer)},
 };
 
 // What a test compares: the episode, the signal and what pairing kept.

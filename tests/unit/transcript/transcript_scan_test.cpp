@@ -14,6 +14,8 @@
 
 namespace json = boost::json;
 using namespace viber::transcript;
+using viber::plan_gate::pairing::PairRule;
+using viber::plan_gate::pairing::tag_of;
 using viber::testing::TranscriptBuilder;
 
 namespace {
@@ -79,12 +81,14 @@ std::optional<std::string_view> first_tasks_line(std::string_view prompt) {
     return std::nullopt;
 }
 constexpr PairedAgent test_agents[] = {
-    {.name = "planner-review", .rule = PairRule::single_reviewer},
-    {.name = "plain-plan-review", .rule = PairRule::single_reviewer},
-    {.name = "x", .rule = PairRule::single_reviewer},
-    {.name = "planner-spec-review", .rule = PairRule::review_set},
-    {.name = "planner-graph-review", .rule = PairRule::review_set},
-    {.name = "planner-task-review", .rule = PairRule::review_set, .prompt_line = first_tasks_line},
+    {.name = "planner-review", .tag = tag_of(PairRule::single_reviewer)},
+    {.name = "plain-plan-review", .tag = tag_of(PairRule::single_reviewer)},
+    {.name = "x", .tag = tag_of(PairRule::single_reviewer)},
+    {.name = "planner-spec-review", .tag = tag_of(PairRule::review_set)},
+    {.name = "planner-graph-review", .tag = tag_of(PairRule::review_set)},
+    {.name = "planner-task-review",
+     .tag = tag_of(PairRule::review_set),
+     .prompt_line = first_tasks_line},
 };
 Scan gate(const TranscriptBuilder& t) {
     return scan(t.text(), {Signals::planner, true, test_agents});
