@@ -1,7 +1,8 @@
 // shell_lexer_internal.hpp: the shell lexer's own parts, shared by the files that implement it:
 // the byte classes, the reading's shared state, the wrapper rule's fields, the simple command being
 // built and the Lexer class (its members are defined in shell_grammar.cpp, shell_lookahead.cpp,
-// shell_commands.cpp and shell_wrappers.cpp). Not for the guards: they use shell_lexer.hpp.
+// shell_commands.cpp, shell_values.cpp and shell_wrappers.cpp). Not for the guards: they use
+// shell_lexer.hpp.
 #pragma once
 
 #include "common/fast/arena.hpp"
@@ -226,6 +227,11 @@ std::optional<std::string> printf_output(std::string_view format,
                                          std::span<const std::string_view> args, std::size_t limit,
                                          bool* over = nullptr);
 
+// `$NAME` or `${NAME}`, exactly: NAME; else empty (shell_values.cpp).
+std::string_view lone_variable(std::string_view text);
+// The path a file the command writes is known by: as written, without a leading `./`.
+std::string_view file_key(std::string_view path);
+
 // A word past the 65,534th with its own script text in one simple command reads again as this.
 constexpr std::uint16_t lost_script = 0xFFFF;
 
@@ -377,13 +383,15 @@ private:
                                   std::string_view prefix = {});
     void stdin_script(SimpleCommand& simple, std::string_view shell, unsigned depth,
                       const PipeText& piped, bool fed, bool find);
+    std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
+    // shell_values.cpp: the values the command gives (literals, arrays, positional parameters,
+    // functions, written scripts)
     void remember_literal(const Word& assignment, std::string_view script);
     void remember_array(const std::string& name, const Reading::ArrayValue& value, bool append);
     std::optional<std::string> array_element(std::string_view name,
                                              std::string_view subscript) const;
     std::optional<long> subscript_value(std::string_view subscript) const;
     std::optional<std::string> literal_text(std::string_view text) const;
-    std::string_view eval_line(const SimpleCommand& simple, std::span<const Word> words);
     void remember(std::string_view name, std::span<const Word> args);
     void remember_read(const SimpleCommand& simple, std::span<const Word> args);
     void remember_positionals(std::span<const Word> args);
@@ -395,6 +403,7 @@ private:
     std::optional<std::string> file_text(std::string_view path) const;
     void call_function(std::string_view name, std::span<const Word> args, unsigned depth,
                        const Walk& walk);
+    // shell_commands.cpp
     void expanded_command_word(const SimpleCommand& simple, std::span<const Word> words,
                                std::size_t i, std::size_t end, unsigned depth, const Walk& walk);
     void emit(SimpleCommand& simple, unsigned depth, PipeText& piped);
