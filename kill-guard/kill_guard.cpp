@@ -402,8 +402,9 @@ private:
             if (call.lists || call.checks) return false;
             const std::span<const Word> operands = args.subspan(call.operands);
             // Compared after quote removal, by integer value (§7.2): `"-1"`, `-01`, `$((0))`;
-            // a word the command gave a literal is the words bash passes for it (§7.3: `p=-1;
-            // kill $p`, `a=(-9 -1); kill "${a[@]}"`, and `s=-0; kill $s 4242` checks only).
+            // a word the command gave a literal is the words bash passes for it, read as kill
+            // reads them (§7.3: `p=-1; kill -9 $p` and `a=(-9 -1); kill "${a[@]}"` stop every
+            // process; `s=-0; kill $s 4242` only checks, and `p=-1; kill $p` is signal 1 alone).
             std::deque<std::string> texts;
             std::vector<Word> passed;
             for (const Word& w : args) {
