@@ -481,14 +481,14 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                     r_.string_reads_pipe = false;
                 } else if (options.script_from_stdin) {
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
-                } else if (options.script && !r_.files.empty() && !words[*options.script].expands) {
-                    run_file(words[*options.script].text, depth, {name, "file"}, walk.fed_by_input,
-                             walk.via_find);
                 } else if (options.script && words[*options.script].text.starts_with("<(") &&
                            words[*options.script].script_index != 0) {
                     // `bash <(echo pkill x)`: what the substitution prints is the script.
                     nested(script_of(simple, words[*options.script]), depth, {name, "<(…)"},
                            walk.fed_by_input, walk.via_find);
+                } else if (options.script && !r_.files.empty() && !words[*options.script].expands) {
+                    run_file(words[*options.script].text, depth, {name, "file"}, walk.fed_by_input,
+                             walk.via_find);
                 }
                 break;
             }
@@ -509,12 +509,12 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 hand(cmd);
                 if (words[first].text == "/dev/stdin" || words[first].text == "/dev/fd/0")
                     stdin_script(simple, name, depth, feeding, walk.fed_by_input, walk.via_find);
-                else if (!r_.files.empty() && !words[first].expands)
-                    run_file(words[first].text, depth, {name, "file"}, walk.fed_by_input,
-                             walk.via_find);
                 else if (words[first].text.starts_with("<(") && words[first].script_index != 0)
                     nested(script_of(simple, words[first]), depth, {name, "<(…)"},
                            walk.fed_by_input, walk.via_find);
+                else if (!r_.files.empty() && !words[first].expands)
+                    run_file(words[first].text, depth, {name, "file"}, walk.fed_by_input,
+                             walk.via_find);
                 break;
             }
             cmd.words = words.subspan(i, end - i);

@@ -200,6 +200,10 @@ BOOST_AUTO_TEST_CASE(a_script_the_command_writes_then_runs_is_read) {
     BOOST_TEST(runs("echo 'pkill node' | tee -a k.sh | bash", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; bash < k.sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; cat k.sh | sh", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' > k.sh; source <(cat k.sh)", "pkill node"));
+    // A written file does not hide a process substitution's script.
+    BOOST_TEST(runs("echo ls > k.sh; bash <(echo pkill node)", "pkill node"));
+    BOOST_TEST(runs("echo ls > k.sh; source <(echo pkill node)", "pkill node"));
     BOOST_TEST(!runs("echo 'pkill node' > k.sh; cat k.sh other.sh | sh", "pkill node"));
     // Look-alikes: printed, not run; run before it is written; written over; a name without a
     // slash is looked up in PATH, not in the directory; a target that expands is not guessed.
