@@ -192,8 +192,7 @@ std::string_view Lexer::eval_line(const SimpleCommand& simple, std::span<const W
         if (w.expands && script.find("${_}") == std::string_view::npos &&
             script.find('$') != std::string_view::npos)
             known = literal_text(script);
-        if (known && expansion_fits(known->size())) {
-            r_.expansion_budget -= known->size();
+        if (known) { // (its values charged as literal_text read them)
             line += *known;
         } else {
             line += script;
@@ -257,7 +256,8 @@ void Lexer::expanded_command_word(const SimpleCommand& simple, std::span<const W
         return;
     }
     const std::span<const Word> rest = words.subspan(i + 1, end - i - 1);
-    const std::size_t bytes = value.size() + rest_bytes(simple, i + 1, end);
+    // (a value literal_text wrote was charged as it was read)
+    const std::size_t bytes = (joined ? 0 : value.size()) + rest_bytes(simple, i + 1, end);
     if (!expansion_fits(bytes)) return; // not guessed past the budget
     r_.expansion_budget -= bytes;
     std::string line(value);

@@ -136,9 +136,21 @@ void Lexer::remember_array(const std::string& name, const Reading::ArrayValue& v
 
 // `p${X}kill`, `"$x"`, `$x$y`: the text with each `$NAME` / `${NAME}` replaced by the literal
 // the command gave it (§7.3). Any other expansion, or a name the command did not give a
-// literal, leaves the word unknown (nullopt): one unknown part is not guessed at.
+// literal, leaves the word unknown (nullopt): one unknown part is not guessed at. The values it
+// writes in are charged to the expansion budget; one that would pass it is not read (nullopt),
+// the summary says so and the budget is spent, so no word repeated many times costs more.
 std::optional<std::string> Lexer::literal_text(std::string_view text) const {
     std::string out;
+    const auto insert = [&](std::string_view value) {
+        if (value.size() > r_.expansion_budget) {
+            r_.summary.reached_expansion_cap = true;
+            r_.expansion_budget = 0;
+            return false;
+        }
+        r_.expansion_budget -= value.size();
+        out += value;
+        return true;
+    };
     for (std::size_t i = 0; i < text.size();) {
         const char c = text[i];
         if (c == '`') return std::nullopt;
@@ -161,8 +173,7 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
             if (op > 0 && op + 2 < name.size() && name[op] == '[' && name.back() == ']') {
                 const std::optional<std::string> element =
                     array_element(name.substr(0, op), name.substr(op + 1, name.size() - op - 2));
-                if (!element) return std::nullopt;
-                out += *element;
+                if (!element || !insert(*element)) return std::nullopt;
                 continue;
             }
             if (op > 0 && op < name.size()) {
@@ -173,7 +184,8 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
                     if (!word || lone_variable("$" + std::string(name.substr(0, op))).empty())
                         return std::nullopt;
                     const std::string* known = value_of(name.substr(0, op));
-                    out += known == nullptr || (colon && known->empty()) ? *word : *known;
+                    if (!insert(known == nullptr || (colon && known->empty()) ? *word : *known))
+                        return std::nullopt;
                     continue;
                 }
             }
@@ -190,8 +202,7 @@ std::optional<std::string> Lexer::literal_text(std::string_view text) const {
         if (name.empty() || (lone_variable(std::string("$") + std::string(name)).empty()))
             return std::nullopt;
         const std::string* known = value_of(name);
-        if (known == nullptr) return std::nullopt;
-        out += *known;
+        if (known == nullptr || !insert(*known)) return std::nullopt;
     }
     return out;
 }

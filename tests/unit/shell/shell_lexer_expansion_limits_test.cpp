@@ -195,3 +195,22 @@ BOOST_AUTO_TEST_CASE(arrays_function_calls_and_written_files_used_again_and_agai
     BOOST_TEST(!self.summary.reached_depth_cap);
     BOOST_TEST(self.pkill == 3u);
 }
+
+BOOST_AUTO_TEST_CASE(values_a_guard_reads_are_charged_to_the_budget) {
+    // A guard reads an argument's value through Command::values (kill-guard's operands): a 200 KB
+    // literal used as an argument 200,000 times is read within the command plus 64 KiB, then
+    // flagged, instead of 200,000 copies of it (40 GB).
+    struct Reader final : CommandSink {
+        std::size_t read = 0;
+        void command(const Command& c) override {
+            for (const viber::shell::Word& w : c.args())
+                if (c.values != nullptr && c.values->literal_value(w)) ++read;
+        }
+    } reader;
+    const std::string command =
+        "x=" + std::string(200000, 'a') + "; kill " + repeat("\"$x$x\" ", 200000);
+    const Summary summary = read_commands(command, reader);
+    BOOST_TEST(summary.reached_expansion_cap);
+    BOOST_TEST(summary.expanded_bytes <= command.size() + (std::size_t{64} << 10));
+    BOOST_TEST(reader.read >= 3u); // the first values are read
+}
