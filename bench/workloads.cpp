@@ -206,13 +206,13 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
     out.push_back(
         {"a thousand wrappers, repeated",
          repeat_to("sudo -u root nice -n 5 timeout 5 env X=1 ", bytes - 12) + "pkill node", "deny",
-         "silent"});
+         "deny"});
     out.push_back(
         {"targetless redirections", "x " + repeat_to("> ", bytes - 2), "silent", "silent"});
     out.push_back({"find -exec tee {} {} ... \\;",
                    "find src -exec tee " + repeat_to("{} ", bytes - 22) + "\\;", "silent", "deny"});
     out.push_back(
-        {"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "silent", "silent"});
+        {"many heredocs", repeat_to("cat <<'E'\npkill x; rm y\nE\n", bytes), "deny", "deny"});
     out.push_back(
         {"pkill node and words", "pkill node " + repeat_to("x ", bytes - 11), "deny", "silent"});
     // Each `$x` is read with the words after it, then again without it: the expansion budget ends
@@ -224,27 +224,28 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
     // size of the command plus 64 KiB: past it the command is flagged, and kill-guard refuses it),
     // then the one that stops processes; an alias used again and again;
     // a hundred thousand names assigned before the one that is run; and, for scale, plain simple
-    // commands one a line (the cost of a command, whatever it expands to).
+    // commands one a line (the cost of a command, whatever it expands to). Each of these runs
+    // past the command model's 10,000 commands: the reading ends there, and both guards refuse.
     {
         const std::string head = "x='echo aaaaaaaaaaaaaaaaaaaa'\ny=pkill\n";
         out.push_back({"a variable expanded as a command 300,000 times, then $y node",
                        head + repeat_to("$x\n", bytes - head.size() - 8) + "$y node", "deny",
-                       "silent"});
+                       "deny"});
     }
     {
         const std::string head = "alias k='echo a'\n";
         out.push_back({"an alias used 300,000 times, then pkill",
                        head + repeat_to("k\n", bytes - head.size() - 10) + "pkill node", "deny",
-                       "silent"});
+                       "deny"});
     }
     {
         std::string names;
         for (std::size_t i = 0; names.size() + 32 < bytes; ++i)
             names += "v" + std::to_string(i) + "=a\n";
         out.push_back({"100,000 names assigned, then y=pkill; $y node", names + "y=pkill\n$y node",
-                       "deny", "silent"});
+                       "deny", "deny"});
     }
-    out.push_back({"150,000 simple commands", repeat_to("echo a\n", bytes), "silent", "silent"});
+    out.push_back({"150,000 simple commands", repeat_to("echo a\n", bytes), "deny", "deny"});
     {
         // Every level's word list open at once, each with room reserved for what is left (a
         // third of the command, just under 4 MiB of words a level).
@@ -279,7 +280,7 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         const std::string head = "set -- echo aaaaaaaaaaaaaaaaaaaa\n";
         out.push_back({"\"$@\" after set -- used 200,000 times, then pkill",
                        head + repeat_to("\"$@\"\n", bytes - head.size() - 12) + "pkill node",
-                       "deny", "silent"});
+                       "deny", "deny"});
     }
     // An array of literal elements, a function the command defines and a script it writes
     // (§7.3): each use, call or run reads the elements, the body or the text again, charged to
@@ -288,13 +289,13 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         const std::string head = "x=(echo aaaaaaaaaaaaaaaaaaaa)\n";
         out.push_back({"\"${x[@]}\" of a literal array used 100,000 times, then pkill",
                        head + repeat_to("\"${x[@]}\"\n", bytes - head.size() - 12) + "pkill node",
-                       "deny", "silent"});
+                       "deny", "deny"});
     }
     {
         const std::string head = "f() {\n\"$@\"\n}\n";
         out.push_back({"a function running its arguments called 150,000 times, then pkill",
                        head + repeat_to("f echo a\n", bytes - head.size() - 12) + "pkill node",
-                       "deny", "silent"});
+                       "deny", "deny"});
     }
     {
         const std::string head = "echo 'echo aaaaaaaaaaaaaaaaaaaa' > .temp/k.sh\n";
@@ -303,6 +304,13 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
              head + repeat_to("bash .temp/k.sh\n", bytes - head.size() - 12) + "pkill node", "deny",
              "deny"}); // shell-guard: R5 (a .temp/ script run)
     }
+    // A 200 KB literal as kill's operands again and again: kill-guard reads each word written
+    // again once (its fields are kept once), and no operand is -1 or 0.
+    {
+        const std::string head = "x=" + std::string(200000, 'a') + "\nkill ";
+        out.push_back({"a 200 KB value as kill's operands 280,000 times",
+                       head + repeat_to("$x ", bytes - head.size()), "silent", "silent"});
+    }
     // Wrapper options read as getopt_long reads them: by prefix, and after script's operand.
     out.push_back(
         {"script's options after its operand, then -c",
@@ -310,7 +318,7 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
          "deny", "silent"});
     out.push_back({"tmux send-keys typing a line a key",
                    "tmux send-keys " + repeat_to("ls Enter ", bytes - 40) + "'pkill node' Enter",
-                   "deny", "silent"});
+                   "deny", "deny"});
     return out;
 }
 

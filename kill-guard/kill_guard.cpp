@@ -21,7 +21,7 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -110,6 +110,11 @@ constexpr std::string_view nesting_cap_reason =
 constexpr std::string_view expansion_cap_reason =
     "viber guard: this command expands too many variables and aliases to be read; split it into "
     "simpler commands";
+
+// Past the lexer's command cap the rest of the command is not read: what it runs is unknown.
+constexpr std::string_view command_cap_reason =
+    "viber guard: this command runs more than 10,000 commands to be read; split it into simpler "
+    "commands";
 
 constexpr std::string_view correction =
     "Stop only the PIDs you started yourself, one at a time, with `kill <PID>`, and confirm each "
@@ -405,17 +410,23 @@ private:
             // a word the command gave a literal is the words bash passes for it, read as kill
             // reads them (§7.3: `p=-1; kill -9 $p` and `a=(-9 -1); kill "${a[@]}"` stop every
             // process; `s=-0; kill $s 4242` only checks, and `p=-1; kill $p` is signal 1 alone).
-            std::deque<std::string> texts;
+            // A word written again (`kill $p $p …`) has the same fields: read once, kept once.
+            std::map<std::pair<std::string_view, bool>, std::optional<std::vector<std::string>>>
+                fields_of;
             std::vector<Word> passed;
+            passed.reserve(args.size()); // at least one word each: half a million are 12 MB
             for (const Word& w : args) {
-                const auto fields =
-                    w.expands && c.values ? c.values->literal_fields(w) : std::nullopt;
-                if (!fields) {
+                const std::optional<std::vector<std::string>>* fields = nullptr;
+                if (w.expands && c.values) {
+                    auto [it, fresh] = fields_of.try_emplace({w.text, w.quoted});
+                    if (fresh) it->second = c.values->literal_fields(w);
+                    fields = &it->second;
+                }
+                if (fields == nullptr || !fields->has_value()) {
                     passed.push_back(w);
                     continue;
                 }
-                for (const std::string& field : *fields)
-                    passed.push_back(Word{.text = texts.emplace_back(field)});
+                for (const std::string& field : **fields) passed.push_back(Word{.text = field});
             }
             const KillCall given = read_kill(passed);
             if (given.lists || given.checks) return false;
@@ -433,10 +444,12 @@ private:
                                })))
                 return true;
             PendingKill pending;
+            std::set<std::string_view> named; // each variable once, however often it is written
             for (const Word& w : operands) {
                 if (w.has_substitution) return true;
-                shell::for_each_variable(
-                    w.text, [&](std::string_view name) { pending.variables.emplace_back(name); });
+                shell::for_each_variable(w.text, [&](std::string_view name) {
+                    if (named.insert(name).second) pending.variables.emplace_back(name);
+                });
             }
             if (!pending.variables.empty()) {
                 pending.words = shell::joined_words(c);
@@ -464,6 +477,12 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
                           .path = "",
                           .why = "the command expands too many variables and aliases to be read",
                           .expansion_cap = true};
+    if (summary.reached_command_cap && !finder.found)
+        return StopByName{.command = "",
+                          .words = "",
+                          .path = "",
+                          .why = "the command runs more than 10,000 commands to be read",
+                          .command_cap = true};
     return finder.found;
 }
 
@@ -472,6 +491,7 @@ namespace {
 std::string reason_for(const StopByName& found) {
     if (found.nesting_cap) return std::string(nesting_cap_reason);
     if (found.expansion_cap) return std::string(expansion_cap_reason);
+    if (found.command_cap) return std::string(command_cap_reason);
     std::string reason = "viber guard: this command stops processes by name or by search (`";
     reason += found.command;
     reason += "`): ";

@@ -23,7 +23,8 @@
 //          user's own permission rules for every command the guard lets through.
 //   exit   0 always. Fail open (nothing printed): a payload without `viber:` (dismissed before it
 //          is parsed), not JSON, not an object, without the keys, an unread stdin, any exception.
-//          A command nesting past the command model's cap is judged on what was found in it.
+//          A command nesting past the command model's cap is judged on what was found in it;
+//          one past its command cap (10,000 commands) that broke no rule before it is refused.
 #include "common/hook/hook_main.hpp"
 #include "shell-guard/shell_guard.hpp"
 #include "tools/command_json.hpp"
@@ -31,11 +32,13 @@
 
 namespace {
 
-// --replay: the rules a refusal names ("R1,R4", from `this command breaks R1,R4;`).
+// --replay: the rules a refusal names ("R1,R4", from `this command breaks R1,R4;`), or "cap" for
+// a command past the command model's cap.
 std::string broken_rules(const viber::Decision& decision, const boost::json::object&) {
     constexpr std::string_view opening = "breaks ";
     const std::size_t at = decision.reason.find(opening);
-    if (decision.kind != viber::DecisionKind::deny || at == std::string::npos) return "";
+    if (decision.kind != viber::DecisionKind::deny) return "";
+    if (at == std::string::npos) return "cap";
     const std::size_t from = at + opening.size();
     return decision.reason.substr(from, decision.reason.find(';', from) - from);
 }

@@ -608,6 +608,7 @@ Judgement judge(std::string_view command, RuleSet binding, Place place) {
         out.broken.add(Rule::chain);
         out.findings.push_back({Rule::chain, "", "", ""});
     }
+    out.unread = summary.reached_command_cap;
     return out;
 }
 

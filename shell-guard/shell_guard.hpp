@@ -74,7 +74,15 @@ struct Finding {
 struct Judgement {
     RuleSet broken;
     std::vector<Finding> findings; // the first finding of each broken rule
+    // The command model read Options::max_commands commands and stopped: what follows them was
+    // not judged, so a command that broke no rule before them is refused (command_cap_reason).
+    bool unread = false;
 };
+
+// The refusal of a command whose reading ended at the command model's command cap.
+inline constexpr std::string_view command_cap_reason =
+    "viber guard: this command runs more than 10,000 commands to be read; split it into simpler "
+    "commands";
 
 // The rules of `binding` that `command` breaks, read through the command model.
 Judgement judge(std::string_view command, RuleSet binding, Place place = {});

@@ -31,14 +31,10 @@ bool is_literal(const Word& w) {
 
 class JsonSink final : public CommandSink {
 public:
-    JsonSink(std::string& out, std::size_t max) : out_(out), max_(max) {}
+    explicit JsonSink(std::string& out) : out_(out) {}
 
     void command(const Command& c) override {
         if (c.words.empty()) return;
-        if (count_ == max_) {
-            capped = true;
-            return;
-        }
         if (count_++ > 0) out_ += ',';
         out_ += "{\"name\":";
         append_string(out_, c.name);
@@ -69,8 +65,6 @@ public:
         }
     }
 
-    bool capped = false;
-
 private:
     void append_words(std::span<const Word> words) {
         out_ += '[';
@@ -86,7 +80,6 @@ private:
     }
 
     std::string& out_;
-    std::size_t max_;
     std::size_t count_ = 0;
 };
 
@@ -94,14 +87,15 @@ private:
 
 std::string commands_json(std::string_view command, std::size_t max_commands) {
     std::string out = "{\"commands\":[";
-    JsonSink sink(out, max_commands);
-    const Summary summary = read_commands(command, sink);
+    JsonSink sink(out);
+    const Summary summary = read_commands(command, sink, Options{.max_commands = max_commands});
     out += "],\"chain_operators\":" + std::to_string(summary.chain_operators);
     out +=
         summary.reached_depth_cap ? ",\"depth_cap_reached\":true" : ",\"depth_cap_reached\":false";
     out += summary.reached_expansion_cap ? ",\"expansion_cap_reached\":true"
                                          : ",\"expansion_cap_reached\":false";
-    out += sink.capped ? ",\"count_cap_reached\":true}\n" : ",\"count_cap_reached\":false}\n";
+    out += summary.reached_command_cap ? ",\"count_cap_reached\":true}\n"
+                                       : ",\"count_cap_reached\":false}\n";
     return out;
 }
 

@@ -13,11 +13,14 @@
 // replaces and no unquoted glob or brace, so its text is what the command receives), `path` the
 // wrapper path outermost first. `first` marks the outermost command of its simple command, which
 // alone carries `simple_words`: every word of the simple command as written (`sudo -u x pkill y`
-// for the `sudo` that opens it; `pkill y` is the next, not first, command). Past `max_commands`
-// commands the rest are left out and `count_cap_reached` is true; `depth_cap_reached` is the
-// model's nesting cap (SPEC §7.1), `expansion_cap_reached` its expansion budget (a value the
+// for the `sudo` that opens it; `pkill y` is the next, not first, command). The model reads at most
+// `max_commands` commands (Options::max_commands; redirections alone count too) and
+// `count_cap_reached` says it stopped there (Summary::reached_command_cap); `depth_cap_reached` is
+// the model's nesting cap (SPEC §7.1), `expansion_cap_reached` its expansion budget (a value the
 // command gives a variable or alias was not read: Summary::reached_expansion_cap).
 #pragma once
+
+#include "common/shell/shell_lexer.hpp"
 
 #include <cstddef>
 #include <string>
@@ -26,7 +29,8 @@
 namespace viber::shell {
 
 // The JSON text (one line, ending in a newline) of what the model finds in `command`.
-std::string commands_json(std::string_view command, std::size_t max_commands = 100000);
+std::string commands_json(std::string_view command,
+                          std::size_t max_commands = Options{}.max_commands);
 
 // The tool-mode entry: MODE "" reads one PreToolUse payload on stdin (its tool_input.command;
 // without one, `"commands":[]` and `"command_found":false`), MODE "text" reads the bare command

@@ -274,7 +274,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
         if (!simple.redirects.empty() || !simple.assignments.empty()) {
             Command bare = base_command(simple, fed_by_input_, via_find_);
             bare.first_in_simple_command = true;
-            r_.sink.command(bare);
+            deliver(bare);
         }
         return;
     }
@@ -599,14 +599,14 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 if (first < end && words[first].text == "--") ++first;
                 if (first < end && !words[first].text.starts_with("-") &&
                     words[first].script_index == 0) {
-                    std::vector<std::string_view> args;
-                    for (std::size_t k = first + 1; k < end; ++k)
-                        args.push_back(script_of(simple, words[k]));
+                    const auto arg = [&](std::size_t k) {
+                        return script_of(simple, words[first + 1 + k]);
+                    };
                     const std::size_t own = rest_bytes(simple, first, end);
                     const std::size_t limit = own + r_.expansion_budget;
                     bool over = false;
                     if (std::optional<std::string> text =
-                            printf_output(words[first].text, args, limit, &over)) {
+                            printf_output(words[first].text, end - first - 1, arg, limit, &over)) {
                         if (text->size() > own) r_.expansion_budget -= text->size() - own;
                         piped.valid = true;
                         piped.text = std::move(*text);
@@ -640,8 +640,9 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 }
                 if (escapes) {
                     const std::string_view joined = piped.text;
-                    const std::span<const std::string_view> one(&joined, 1);
-                    if (std::optional<std::string> text = printf_output("%b", one, joined.size()))
+                    const auto one = [&](std::size_t) { return joined; };
+                    if (std::optional<std::string> text =
+                            printf_output("%b", 1, one, joined.size()))
                         piped.text = std::move(*text);
                 }
             }
@@ -676,13 +677,22 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
     if (!emitted_any_) { // every word expanded away: its redirections still happen
         Command bare = base_command(simple, fed_by_input_, via_find_);
         bare.first_in_simple_command = true;
-        r_.sink.command(bare);
+        deliver(bare);
     }
 }
 
 void Lexer::hand(Command& cmd) {
     cmd.first_in_simple_command = !emitted_any_;
     emitted_any_ = true;
+    deliver(cmd);
+}
+
+void Lexer::deliver(const Command& cmd) {
+    if (r_.commands == r_.options.max_commands) {
+        r_.summary.reached_command_cap = true;
+        throw CommandCapReached{};
+    }
+    ++r_.commands;
     r_.sink.command(cmd);
 }
 

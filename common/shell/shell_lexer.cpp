@@ -180,6 +180,8 @@ Summary explain_commands(std::string_view command, Trace& trace) {
     if (summary.reached_depth_cap) trace.step("the command nests deeper than 32 levels");
     if (summary.reached_expansion_cap)
         trace.step("the command expands too many variables and aliases to be read");
+    if (summary.reached_command_cap)
+        trace.step("the command runs more than 10,000 commands; the rest was not read");
     return summary;
 }
 
@@ -231,6 +233,8 @@ Summary read_commands(std::string_view command, CommandSink& sink, const Options
     reading.function_bytes = expansion_budget;
     try {
         detail::Lexer(reading, command, 0, false, false).run();
+    } catch (const detail::CommandCapReached&) {
+        // The reading ends at the command cap; the summary says so.
     } catch (...) {
         // bad_alloc or a sink's exception: what was found has been handed over.
     }
@@ -245,6 +249,7 @@ Analysis analyze(std::string_view command, const Options& options) {
     analysis.chain_operators = summary.chain_operators;
     analysis.reached_depth_cap = summary.reached_depth_cap;
     analysis.reached_expansion_cap = summary.reached_expansion_cap;
+    analysis.reached_command_cap = summary.reached_command_cap;
     return analysis;
 }
 

@@ -18,6 +18,8 @@
 // Options::max_depth is skipped as opaque text, `reached_depth_cap` is set, and lexing goes on
 // after it. What the values of variables and aliases add to the reading is bounded by the
 // command's length plus 64 KiB; a value past that is not read and `reached_expansion_cap` is set.
+// At most Options::max_commands commands are handed to the sink; the reading ends there and
+// `reached_command_cap` is set, so no command costs more than a bounded number of them.
 #pragma once
 
 #include <cstddef>
@@ -146,6 +148,9 @@ struct Summary {
     // A value the command gives (a literal variable, an alias, `$(echo …)`) was not read as the
     // commands it stands for: the values read before it took the whole expansion budget.
     bool reached_expansion_cap = false;
+    // The reading handed Options::max_commands commands and ended there: what follows them was
+    // not read.
+    bool reached_command_cap = false;
     // Bytes of expanded text the reading took (values, eval strings, typed lines): at most the
     // command's length plus the expansion allowance (docs/command-model.md, "Caps and cost").
     std::size_t expanded_bytes = 0;
@@ -153,6 +158,10 @@ struct Summary {
 
 struct Options {
     unsigned max_depth = 32;
+    // Commands handed to the sink (each simple command, and each wrapper, alias or function call
+    // it passes through) before the reading ends: far more than any command an agent writes,
+    // few enough that the most each one costs keeps a 1 MiB command within SPEC §10's bound.
+    std::size_t max_commands = 10000;
 };
 
 // Reads `command` and hands every simple command it can run to `sink`, in document order at each
@@ -227,6 +236,7 @@ struct Analysis {
     std::size_t chain_operators = 0;
     bool reached_depth_cap = false;
     bool reached_expansion_cap = false;
+    bool reached_command_cap = false;
 };
 
 Analysis analyze(std::string_view command, const Options& options = {});

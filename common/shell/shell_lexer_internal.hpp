@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -69,6 +70,10 @@ inline bool is_assignment(std::string_view raw) {
     return i < raw.size() && raw[i] == '=';
 }
 
+// Thrown when a reading has handed Options::max_commands commands: it unwinds every lexer of the
+// reading to read_commands, which ends the reading there.
+struct CommandCapReached {};
+
 // What one reading shares across every buffer it lexes.
 struct Reading {
     CommandSink& sink;
@@ -92,6 +97,8 @@ struct Reading {
     // allowance (read_commands), so a value expanded again and again keeps the work linear. Past
     // it, a value is not guessed and summary.reached_expansion_cap says so.
     std::size_t expansion_budget = 0;
+    // Commands handed to the sink so far (Options::max_commands).
+    std::size_t commands = 0;
     // `pgrep x | bash -c 'while read p; …'`: the string's first command reads the pipe that
     // feeds the shell (§7.3). Set just before the string is read, taken by its first command.
     bool string_reads_pipe = false;
@@ -223,9 +230,10 @@ struct PipeText {
 // What `printf FORMAT ARGS…` prints (shell_printf.cpp): `%s` `%b` `%c` `%d` `%%`, the format's
 // escapes, the format reused for extra arguments. nullopt for a conversion it does not read or
 // when the text would pass `limit` bytes (the format reused a million times stays bounded).
-std::optional<std::string> printf_output(std::string_view format,
-                                         std::span<const std::string_view> args, std::size_t limit,
-                                         bool* over = nullptr);
+// `arg(k)` is the k-th of `count` arguments, read only as the format reaches it.
+std::optional<std::string> printf_output(std::string_view format, std::size_t count,
+                                         const std::function<std::string_view(std::size_t)>& arg,
+                                         std::size_t limit, bool* over = nullptr);
 
 // `$NAME` or `${NAME}`, exactly: NAME; else empty (shell_values.cpp).
 std::string_view lone_variable(std::string_view text);
@@ -414,6 +422,9 @@ private:
     void finish_typed(const std::vector<std::string>& lines, unsigned depth, std::string_view name,
                       bool fed, bool find);
     void hand(Command& cmd);
+    // Hands `cmd` to the sink; the reading ends (CommandCapReached) once it has handed
+    // Options::max_commands.
+    void deliver(const Command& cmd);
     void find_clauses(std::span<const Word> words, std::size_t i, std::size_t end,
                       const WrapperRule& rule, const Walk& walk, std::vector<Walk>& work);
     static std::span<const Word> words_of(const SimpleCommand& simple) { return simple.words; }

@@ -94,9 +94,9 @@ std::size_t escape(std::string_view text, std::size_t i, std::string& out, bool 
 
 } // namespace
 
-std::optional<std::string> printf_output(std::string_view format,
-                                         std::span<const std::string_view> args, std::size_t limit,
-                                         bool* over) {
+std::optional<std::string> printf_output(std::string_view format, std::size_t count,
+                                         const std::function<std::string_view(std::size_t)>& arg,
+                                         std::size_t limit, bool* over) {
     std::string out;
     std::size_t next = 0;
     bool stop = false;
@@ -132,28 +132,28 @@ std::optional<std::string> printf_output(std::string_view format,
             while (k < format.size() && (is_digit(format[k]) || format[k] == '.')) ++k;
             if (k >= format.size() || format[k] == '*') return std::nullopt;
             const char conversion = format[k];
-            const std::string_view arg = next < args.size() ? args[next] : std::string_view{};
-            if (next < args.size()) ++next;
+            const std::string_view value = next < count ? arg(next) : std::string_view{};
+            if (next < count) ++next;
             switch (conversion) {
             case 's':
             case 'q':
-                out += arg;
+                out += value;
                 break;
             case 'b':
-                for (std::size_t a = 0; a < arg.size() && !stop;) {
-                    if (arg[a] == '\\')
-                        a += escape(arg, a, out, true, stop);
+                for (std::size_t a = 0; a < value.size() && !stop;) {
+                    if (value[a] == '\\')
+                        a += escape(value, a, out, true, stop);
                     else
-                        out += arg[a++];
+                        out += value[a++];
                 }
                 break;
             case 'c':
-                if (!arg.empty()) out += arg[0];
+                if (!value.empty()) out += value[0];
                 break;
             case 'd':
             case 'i':
             case 'u':
-                out += arg.empty() ? std::string_view("0") : arg;
+                out += value.empty() ? std::string_view("0") : value;
                 break;
             default:
                 return std::nullopt; // %x, %f …: not read
@@ -161,7 +161,7 @@ std::optional<std::string> printf_output(std::string_view format,
             i = k + 1;
         }
         if (next == pass_start) break;
-    } while (next < args.size() && !stop);
+    } while (next < count && !stop);
     if (out.size() > limit) {
         if (over != nullptr) *over = true;
         return std::nullopt;

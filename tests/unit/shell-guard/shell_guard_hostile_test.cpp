@@ -56,3 +56,20 @@ BOOST_AUTO_TEST_CASE(many_heredocs) {
 BOOST_AUTO_TEST_CASE(rm_followed_by_131072_words) {
     BOOST_TEST(broken("rm " + repeat("x ", 131072)) == "R3");
 }
+
+BOOST_AUTO_TEST_CASE(padding_past_the_command_cap_hides_nothing) {
+    // The command model reads 10,000 commands: a command that broke no rule before them is refused
+    // for the rest it did not read; one that broke a rule is refused for that rule.
+    const auto answer = [](const std::string& command) {
+        const viber::Decision d = decide("viber:task-coder", command);
+        return d.kind == viber::DecisionKind::deny ? d.reason : std::string("allow");
+    };
+    const std::string cap = std::string(command_cap_reason);
+    BOOST_TEST(answer(repeat(":\n", 10000) + "rm -rf dist") == cap);
+    BOOST_TEST(answer(repeat(":\n", 10000)) == "allow");
+    BOOST_TEST(answer(repeat(":\n", 9999) + "rm -rf dist").find("breaks R3") != std::string::npos);
+    BOOST_TEST(answer("rm -rf dist\n" + repeat(":\n", 20000)).find("breaks R3") !=
+               std::string::npos);
+    // The agents no rule binds are not judged at all.
+    BOOST_TEST(!decide("viber:scout", repeat(":\n", 20000)).answer.has_value());
+}

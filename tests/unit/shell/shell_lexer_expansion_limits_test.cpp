@@ -20,7 +20,7 @@ namespace {
 using viber::testing::repeat;
 
 // What a reading found: how many commands had each name of interest, and its summary. Counted,
-// not collected: the padded commands below run to six hundred thousand commands.
+// not collected: the padded commands below run to the command cap (10,000 commands).
 struct Reading {
     std::size_t pkill = 0;
     std::size_t ls = 0;
@@ -89,9 +89,11 @@ BOOST_AUTO_TEST_CASE(three_hundred_thousand_uses_of_x_in_one_command_reach_the_c
     BOOST_TEST(read(padding + "c='pkill node'; eval \"$c\"").summary.reached_expansion_cap);
 }
 
-BOOST_AUTO_TEST_CASE(three_hundred_thousand_commands_of_x_stay_within_the_budget) {
-    // Each `$x;` adds one byte: the budget holds, and what follows is read.
-    const std::string padding = "x=1; " + repeat("$x; ", 300000);
+BOOST_AUTO_TEST_CASE(four_thousand_five_hundred_commands_of_x_stay_within_the_budget) {
+    // Each four-byte `$x; ` adds sixteen: 72 KB, more than the 64 KiB allowance, within the
+    // command's own length plus it. The budget holds, and what follows is read. (Each use is two
+    // commands, the empty expansion and what it runs: 4,500 stay under the command cap.)
+    const std::string padding = "x=echo_a_word_0123; " + repeat("$x; ", 4500);
     const Reading hostile = read(padding + "y=pkill; $y node");
     BOOST_TEST(hostile.pkill == 1u);
     BOOST_TEST(!hostile.summary.reached_expansion_cap);
@@ -101,20 +103,23 @@ BOOST_AUTO_TEST_CASE(three_hundred_thousand_commands_of_x_stay_within_the_budget
     BOOST_TEST(!harmless.summary.reached_expansion_cap);
 }
 
-BOOST_AUTO_TEST_CASE(an_alias_used_three_hundred_thousand_times_reaches_the_cap) {
-    // Seven bytes for each three-byte use: past the budget, `p` is not read as pkill.
-    const Reading hostile =
-        read("alias k='echo hi'; alias p=pkill; " + repeat("k; ", 300000) + "p node");
+BOOST_AUTO_TEST_CASE(an_alias_used_four_thousand_times_reaches_the_cap) {
+    // Forty-five bytes for each three-byte use: past the budget, `p` (longer than what is left of
+    // it) is not read as pkill. (Each use is two commands, the alias and what it runs: four
+    // thousand stay under the command cap.)
+    const Reading hostile = read("alias k='echo " + std::string(40, 'h') + "'; alias p='pkill " +
+                                 std::string(50, 'n') + "'; " + repeat("k; ", 4000) + "p");
     BOOST_TEST(hostile.summary.reached_expansion_cap);
+    BOOST_TEST(!hostile.summary.reached_command_cap);
     BOOST_TEST(hostile.pkill == 0u);
     // Two bytes for each use stay within it: `p` is read, as pkill or as ls.
-    const std::string padding = "alias k=ls; " + repeat("k; ", 300000);
+    const std::string padding = "alias k=ls; " + repeat("k; ", 4000);
     const Reading found = read(padding + "alias p=pkill; p node");
     BOOST_TEST(found.pkill == 1u);
     BOOST_TEST(!found.summary.reached_expansion_cap);
     const Reading harmless = read(padding + "alias p=ls; p node");
     BOOST_TEST(harmless.pkill == 0u);
-    BOOST_TEST(harmless.ls == 300001u);
+    BOOST_TEST(harmless.ls == 4001u);
     BOOST_TEST(!harmless.summary.reached_expansion_cap);
 }
 
@@ -141,16 +146,16 @@ BOOST_AUTO_TEST_CASE(the_summary_counts_the_expanded_bytes_within_the_budget) {
 
 BOOST_AUTO_TEST_CASE(positional_parameters_and_read_values_used_again_and_again_reach_the_cap) {
     // `set -- WORDS` and `read c <<< TEXT` give literals like an assignment: each use of "$@" or
-    // $c is charged to the same budget, so a hundred thousand uses stay linear and are flagged.
+    // $c is charged to the same budget, so three thousand uses stay linear and are flagged.
     const std::string words = repeat("w ", 20000);
-    const Reading set = read("set -- " + words + "; " + repeat("\"$@\"; ", 100000) + "pkill node");
+    const Reading set = read("set -- " + words + "; " + repeat("\"$@\"; ", 3000) + "pkill node");
     BOOST_TEST(set.summary.reached_expansion_cap);
     BOOST_TEST(set.pkill == 1u); // a command word written out is read whatever the budget
-    const std::string set_command = "set -- " + words + "; " + repeat("\"$@\"; ", 100000);
+    const std::string set_command = "set -- " + words + "; " + repeat("\"$@\"; ", 3000);
     BOOST_TEST(read(set_command).summary.expanded_bytes <=
                set_command.size() + (std::size_t{64} << 10));
     const Reading line =
-        read("read -r c <<< 'echo " + words + "'; " + repeat("$c; ", 100000) + "pkill node");
+        read("read -r c <<< 'echo " + words + "'; " + repeat("$c; ", 3000) + "pkill node");
     BOOST_TEST(line.summary.reached_expansion_cap);
     BOOST_TEST(line.pkill == 1u);
     // A default value written out is charged too, but it is no longer than its own text: the
@@ -164,16 +169,16 @@ BOOST_AUTO_TEST_CASE(positional_parameters_and_read_values_used_again_and_again_
 
 BOOST_AUTO_TEST_CASE(arrays_function_calls_and_written_files_used_again_and_again_reach_the_cap) {
     // An array's elements, a function's body and a file the command wrote are read again at each
-    // use, call or run, charged to the same budget: a hundred thousand uses stay linear and are
+    // use, call or run, charged to the same budget: three thousand uses stay linear and are
     // flagged; the bodies a command keeps are bounded by its length too, however deeply their
     // definitions nest.
     const std::string words = repeat("w ", 20000);
-    const std::string array = "x=(echo " + words + "); " + repeat("\"${x[@]}\"; ", 100000);
+    const std::string array = "x=(echo " + words + "); " + repeat("\"${x[@]}\"; ", 3000);
     const Reading elements = read(array + "pkill node");
     BOOST_TEST(elements.summary.reached_expansion_cap);
     BOOST_TEST(elements.pkill == 1u);
     BOOST_TEST(read(array).summary.expanded_bytes <= array.size() + (std::size_t{64} << 10));
-    const std::string calls = "f() { echo " + words + "; }; " + repeat("f; ", 100000);
+    const std::string calls = "f() { echo " + words + "; }; " + repeat("f; ", 3000);
     const Reading called = read(calls + "pkill node");
     BOOST_TEST(called.summary.reached_expansion_cap);
     BOOST_TEST(called.pkill == 1u);
@@ -185,7 +190,7 @@ BOOST_AUTO_TEST_CASE(arrays_function_calls_and_written_files_used_again_and_agai
     BOOST_TEST(deep.summary.reached_expansion_cap);
     BOOST_TEST(deep.pkill == 1u);
     // A file written and run again and again: each run is charged like a value.
-    const std::string runs = "echo " + words + " > k.sh; " + repeat("bash k.sh; ", 100000);
+    const std::string runs = "echo " + words + " > k.sh; " + repeat("bash k.sh; ", 3000);
     const Reading file = read(runs + "pkill node");
     BOOST_TEST(file.summary.reached_expansion_cap);
     BOOST_TEST(file.pkill == 1u);

@@ -124,10 +124,34 @@ BOOST_AUTO_TEST_CASE(a_megabyte_of_quotes) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(no_word_budget_a_command_under_a_mebibyte_can_reach) {
+BOOST_AUTO_TEST_CASE(the_reading_ends_at_ten_thousand_commands) {
+    // Half a million commands: the first 10,000 are handed, then the reading ends and says so.
     const Analysis a = analyze(repeat("a;", 1u << 19));
-    BOOST_TEST(a.invocations.size() == (1u << 19));
-    BOOST_TEST(a.chain_operators == (1u << 19));
+    BOOST_TEST(a.invocations.size() == 10000u);
+    BOOST_TEST(a.reached_command_cap);
+    BOOST_TEST(a.chain_operators == 10000u);
+    // Exactly 10,000 are read whole; redirections alone and each wrapper count too.
+    const Analysis exact = analyze(repeat("a\n", 9999) + "pkill x");
+    BOOST_TEST(!exact.reached_command_cap);
+    BOOST_TEST_REQUIRE(exact.invocations.size() == 10000u);
+    BOOST_TEST(exact.invocations.back().name == "pkill");
+    BOOST_TEST(analyze(repeat("> a\n", 10001)).reached_command_cap);
+    BOOST_TEST(analyze(repeat("nice ", 10000) + "ls").reached_command_cap);
+    BOOST_TEST(!analyze(repeat("nice ", 9999) + "ls").reached_command_cap);
+    // A lower cap given in Options ends the reading there.
+    std::size_t handed = 0;
+    struct Counter final : viber::shell::CommandSink {
+        std::size_t& n;
+        explicit Counter(std::size_t& count) : n(count) {}
+        void command(const viber::shell::Command&) override { ++n; }
+    } counter(handed);
+    const viber::shell::Summary three =
+        viber::shell::read_commands("a; b; c; d", counter, {.max_commands = 3});
+    BOOST_TEST(handed == 3u);
+    BOOST_TEST(three.reached_command_cap);
+}
+
+BOOST_AUTO_TEST_CASE(no_word_budget_a_command_under_a_mebibyte_can_reach) {
     const Analysis b = analyze("pkill node " + repeat("x ", 1u << 19));
     BOOST_TEST_REQUIRE(b.invocations.size() == 1u);
     BOOST_TEST(b.invocations[0].args.size() == (1u << 19) + 1);
