@@ -583,12 +583,27 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
                 // `echo 'pkill node' | tee k.sh`: the files hold what feeds tee, which it also
                 // prints (§7.3).
                 const std::string text = feeding.newline ? feeding.text + '\n' : feeding.text;
+                // GNU tee (coreutils 9.1) reads every option before its files, up to `--`: -a
+                // in any cluster or --append by any unambiguous prefix appends to them all.
                 bool append = false;
-                for (std::size_t k = i + 1; k < end; ++k)
-                    if (words[k].text == "-a" || words[k].text == "--append") append = true;
-                for (std::size_t k = i + 1; k < end; ++k)
-                    if (!words[k].text.starts_with("-") && !words[k].expands)
-                        keep_file(words[k].text, text, append);
+                std::size_t files_from = end; // the word after `--`
+                for (std::size_t k = i + 1; k < end; ++k) {
+                    const std::string_view t = words[k].text;
+                    if (t == "--") {
+                        files_from = k + 1;
+                        break;
+                    }
+                    if (t.starts_with("--"))
+                        append = append || lists_option("--a(ppend) ", t);
+                    else if (t.size() > 1 && t[0] == '-')
+                        append = append || t.find('a') != std::string_view::npos;
+                }
+                for (std::size_t k = i + 1; k < end; ++k) {
+                    const std::string_view t = words[k].text;
+                    const bool option =
+                        k < files_from && (t == "--" || (t.size() > 1 && t[0] == '-'));
+                    if (!option && !words[k].expands) keep_file(t, text, append);
+                }
                 piped = feeding;
                 break;
             }

@@ -198,6 +198,14 @@ BOOST_AUTO_TEST_CASE(a_script_the_command_writes_then_runs_is_read) {
     BOOST_TEST(runs("cat <<< 'pkill node' > k.sh; bash k.sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' | tee k.sh; bash k.sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' | tee -a k.sh | bash", "pkill node"));
+    // tee appends with -a in any cluster or --append by any prefix, wherever it stands.
+    BOOST_TEST(runs("echo -n pkill > k.sh; echo ' node' | tee -ia k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(
+        runs("echo -n pkill > k.sh; echo ' node' | tee --app k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(runs("echo -n pkill > k.sh; echo ' node' | tee k.sh -a; bash k.sh", "pkill node"));
+    BOOST_TEST(!runs("echo -n pkill > k.sh; echo ' node' | tee -i k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(
+        !runs("echo -n pkill > k.sh; echo ' node' | tee -- -a k.sh; bash k.sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; bash < k.sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; cat k.sh | sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; source <(cat k.sh)", "pkill node"));
