@@ -2,6 +2,8 @@
 // shell fed by it reads that text (SPEC §7.3: `printf %s 'pkill node' | sh`).
 #include "common/shell/shell_lexer_internal.hpp"
 
+#include <algorithm>
+
 namespace viber::shell::detail {
 
 namespace {
@@ -114,9 +116,10 @@ std::optional<std::string> printf_output(std::string_view format, std::size_t co
                 i += escape(format, i, out, false, stop);
                 continue;
             }
-            if (c != '%') {
-                out += c;
-                ++i;
+            if (c != '%') { // the text up to the next escape or conversion, as it is
+                const std::size_t stop_at = std::min(format.find_first_of("\\%", i), format.size());
+                out.append(format, i, stop_at - i);
+                i = stop_at;
                 continue;
             }
             if (i + 1 < format.size() && format[i + 1] == '%') {
