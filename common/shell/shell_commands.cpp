@@ -676,7 +676,7 @@ void Lexer::emit(SimpleCommand& simple, unsigned depth, PipeText& piped) {
             if (!writes || rd.fd > 1 || rd.target.expands || rd.target_is_process_substitution)
                 continue;
             if (!piped.valid) {
-                r_.files.erase(std::string(file_key(rd.target.text)));
+                r_.files.erase(file_key(rd.target.text));
             } else if (piped.heredoc_end > piped.heredoc_begin) {
                 for (std::size_t k = piped.heredoc_begin;
                      k < piped.heredoc_end && k < heredocs_.size(); ++k) {

@@ -1,6 +1,7 @@
 // shell_values.cpp: the values a command gives that a later part of it reads (§7.2, §7.3):
 // literal variables and aliases, arrays, `read <<<` and `set --` literals and the positional
 // parameters, functions it defines and calls, and scripts it writes and then runs.
+#include "common/os/paths.hpp"
 #include "common/shell/shell_lexer_internal.hpp"
 
 namespace viber::shell::detail {
@@ -355,22 +356,22 @@ void Lexer::keep_function(std::string_view name, std::string_view body) {
     r_.functions.insert_or_assign(std::string(name), std::string(body));
 }
 
-// The path a file is known by: as written, without a leading `./`.
-std::string_view file_key(std::string_view path) {
-    while (path.starts_with("./")) path.remove_prefix(2);
-    return path;
+// The path a file is known by: its lexically normal spelling, so `./k.sh`, `.temp//k.sh` and
+// `src/../k.sh` name the file `k.sh` and `.temp/k.sh` name.
+std::string file_key(std::string_view path) {
+    return paths::lexically_normal(path);
 }
 
 // `echo … > FILE`, `printf … >> FILE`, `cat > FILE <<EOF`: the text the command wrote to FILE
 // (appended with `>>`), kept within the bound the function bodies share, as they are.
 void Lexer::keep_file(std::string_view path, std::string_view text, bool append) {
     if (text.size() > r_.function_bytes) {
-        r_.files.erase(std::string(file_key(path))); // not read: the reading says so
+        r_.files.erase(file_key(path)); // not read: the reading says so
         r_.summary.reached_expansion_cap = true;
         return;
     }
     r_.function_bytes -= text.size();
-    std::string& kept = r_.files[std::string(file_key(path))];
+    std::string& kept = r_.files[file_key(path)];
     if (!append) kept.clear();
     kept += text;
 }
@@ -378,7 +379,7 @@ void Lexer::keep_file(std::string_view path, std::string_view text, bool append)
 // `bash FILE`, `source FILE`, `./FILE` of a file the command wrote: its text read as a script,
 // charged to the expansion budget.
 void Lexer::run_file(std::string_view path, unsigned depth, PathStep step, bool fed, bool find) {
-    const auto it = r_.files.find(std::string(file_key(path)));
+    const auto it = r_.files.find(file_key(path));
     if (it == r_.files.end() || !expansion_fits(it->second.size())) return;
     r_.expansion_budget -= it->second.size();
     nested(r_.arena.store(it->second), depth, step, fed, find);
@@ -386,7 +387,7 @@ void Lexer::run_file(std::string_view path, unsigned depth, PathStep step, bool 
 
 // The text the command wrote to `path`, if it is known.
 std::optional<std::string> Lexer::file_text(std::string_view path) const {
-    const auto it = r_.files.find(std::string(file_key(path)));
+    const auto it = r_.files.find(file_key(path));
     if (it == r_.files.end()) return std::nullopt;
     return it->second;
 }

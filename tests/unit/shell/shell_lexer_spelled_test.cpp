@@ -209,6 +209,12 @@ BOOST_AUTO_TEST_CASE(a_script_the_command_writes_then_runs_is_read) {
     BOOST_TEST(runs("echo 'pkill node' > k.sh; bash < k.sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; cat k.sh | sh", "pkill node"));
     BOOST_TEST(runs("echo 'pkill node' > k.sh; source <(cat k.sh)", "pkill node"));
+    // A file is known by its lexically normal path, however the command spells it.
+    BOOST_TEST(runs("echo 'pkill node' > .temp//k.sh; bash ./.temp/k.sh", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' > src/../k.sh; source k.sh", "pkill node"));
+    BOOST_TEST(runs("echo 'pkill node' > k.sh; bash ././k.sh", "pkill node"));
+    BOOST_TEST(!runs("echo 'pkill node' > src/k.sh; bash k.sh", "pkill node"));
+    BOOST_TEST(!runs("echo 'pkill node' > k.sh; echo ls > ./k.sh; bash k.sh", "pkill node"));
     // A written file does not hide a process substitution's script.
     BOOST_TEST(runs("echo ls > k.sh; bash <(echo pkill node)", "pkill node"));
     BOOST_TEST(runs("echo ls > k.sh; source <(echo pkill node)", "pkill node"));
