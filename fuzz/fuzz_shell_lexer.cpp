@@ -1,6 +1,6 @@
 // fuzz_shell_lexer.cpp: libFuzzer target for the shell lexer the guards share
-// (docs/command-model.md): any command line must analyze without crashing, hanging or reading out
-// of bounds, and every invocation it reports must have a name that is a path-stripped word.
+// (docs/command-model.md): any command line must be read without crashing, hanging or reading out
+// of bounds, and every command it hands over must be within the depth cap.
 #include "common/shell/shell_lexer.hpp"
 
 #include <cstddef>
@@ -8,13 +8,21 @@
 #include <cstdlib>
 #include <string_view>
 
+namespace {
+
+struct Checker final : viber::shell::CommandSink {
+    void command(const viber::shell::Command& c) override {
+        // The depth cap bounds every reported depth.
+        if (c.depth > viber::shell::Options{}.max_depth) std::abort();
+        if (!c.words.empty()) (void)viber::shell::strip_path_prefix(c.words[0].text);
+    }
+};
+
+} // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view command(reinterpret_cast<const char*>(data), size);
-    const viber::shell::Analysis analysis = viber::shell::analyze(command);
-    for (const auto& invocation : analysis.invocations) {
-        // The depth cap bounds every reported depth.
-        if (invocation.depth > viber::shell::Options{}.max_depth) std::abort();
-        (void)viber::shell::strip_path_prefix(invocation.command_word.text);
-    }
+    Checker checker;
+    (void)viber::shell::read_commands(command, checker);
     return 0;
 }

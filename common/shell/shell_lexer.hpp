@@ -198,49 +198,6 @@ std::vector<PowerShellWord> powershell_words(std::string_view command_text);
 // "/usr/bin/pkill" -> "pkill", "C:\\Windows\\TaskKill.EXE" -> "TaskKill.EXE".
 std::string_view strip_path_prefix(std::string_view word);
 
-// ---------------------------------------------------------------------------------------------
-// An owned copy of the model, for tests and --explain (the guards use the sink).
-
-struct OwnedWord {
-    std::string text;
-    bool quoted = false;
-    bool has_substitution = false;
-};
-
-struct OwnedRedirect {
-    int fd = -1;
-    RedirectKind kind = RedirectKind::output;
-    OwnedWord target;
-};
-
-struct Invocation {
-    std::string name; // normalised
-    OwnedWord command_word;
-    std::vector<OwnedWord> args;
-    std::vector<OwnedWord> assignments;
-    std::vector<OwnedRedirect> redirects;
-    std::string path; // "sudo > bash -c > $(…)"; empty at top level
-    unsigned depth = 0;
-    bool is_wrapper = false;
-    bool query = false;
-    bool fed_by_input = false;
-    bool via_find = false;
-    bool stdin_from_pipe = false;
-    bool stdin_from_heredoc = false;
-};
-
-struct Analysis {
-    std::vector<Invocation> invocations;  // commands with a command word, in the order found
-    std::vector<OwnedRedirect> redirects; // every redirection, also those of a bare redirection
-    std::vector<std::pair<std::string, bool>> loop_variables;
-    std::size_t chain_operators = 0;
-    bool reached_depth_cap = false;
-    bool reached_expansion_cap = false;
-    bool reached_command_cap = false;
-};
-
-Analysis analyze(std::string_view command, const Options& options = {});
-
 // The words of `command` joined by spaces for --explain (a word holding a space, a quote or an
 // operator in single quotes), cut after about `max_bytes` (a command
 // may hold a mebibyte of words; a person needs its start).

@@ -2,6 +2,7 @@
 // the deep part is skipped and reading goes on after it; nothing else is capped.
 #define BOOST_TEST_MODULE shell_lexer_limits
 #include "common/shell/shell_lexer.hpp"
+#include "support/shell_analysis.hpp"
 #include "support/text.hpp"
 
 #include <boost/test/unit_test.hpp>

@@ -3,6 +3,7 @@
 // which it was reached), in the order found.
 #define BOOST_TEST_MODULE shell_lexer_model
 #include "common/shell/shell_lexer.hpp"
+#include "support/shell_analysis.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

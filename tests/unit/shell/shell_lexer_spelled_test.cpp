@@ -3,6 +3,7 @@
 // and the literal words and eval of shell_commands.cpp): what each reads, and its look-alike.
 #define BOOST_TEST_MODULE shell_lexer_spelled
 #include "common/shell/shell_lexer.hpp"
+#include "support/shell_analysis.hpp"
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>

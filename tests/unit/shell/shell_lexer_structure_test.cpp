@@ -1,6 +1,7 @@
 // shell_lexer_structure_test.cpp: command positions, compound commands, heredocs, redirections.
 #define BOOST_TEST_MODULE shell_lexer_structure
 #include "common/shell/shell_lexer.hpp"
+#include "support/shell_analysis.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

@@ -1,6 +1,7 @@
 // shell_lexer_words_test.cpp: words, quoting, escapes, assignments and path prefixes.
 #define BOOST_TEST_MODULE shell_lexer_words
 #include "common/shell/shell_lexer.hpp"
+#include "support/shell_analysis.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>

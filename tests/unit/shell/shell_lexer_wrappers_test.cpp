@@ -1,6 +1,7 @@
 // shell_lexer_wrappers_test.cpp: wrappers, shells with -c, eval and xargs in the shell lexer.
 #define BOOST_TEST_MODULE shell_lexer_wrappers
 #include "common/shell/shell_lexer.hpp"
+#include "support/shell_analysis.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <string>
