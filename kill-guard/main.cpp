@@ -37,6 +37,7 @@ std::string stop_command(const viber::Decision& decision, const boost::json::obj
         viber::kill_guard::find_stop_by_name(*command);
     if (!found) return "";
     if (found->nesting_cap) return "nesting cap";
+    if (found->command_cap) return "command cap";
     return found->expansion_cap ? "expansion cap" : found->command;
 }
 

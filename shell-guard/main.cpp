@@ -32,13 +32,13 @@
 
 namespace {
 
-// --replay: the rules a refusal names ("R1,R4", from `this command breaks R1,R4;`), or "cap" for
-// a command past the command model's cap.
+// --replay: the rules a refusal names ("R1,R4", from `this command breaks R1,R4;`), or "command
+// cap" for a command past the command model's cap.
 std::string broken_rules(const viber::Decision& decision, const boost::json::object&) {
     constexpr std::string_view opening = "breaks ";
     const std::size_t at = decision.reason.find(opening);
     if (decision.kind != viber::DecisionKind::deny) return "";
-    if (at == std::string::npos) return "cap";
+    if (at == std::string::npos) return "command cap";
     const std::size_t from = at + opening.size();
     return decision.reason.substr(from, decision.reason.find(';', from) - from);
 }

@@ -151,6 +151,23 @@ BOOST_AUTO_TEST_CASE(a_line_over_the_cap_is_passed_over_and_counted) {
     BOOST_TEST(has(result.out, "1 line over 64 MiB passed over"), result.out);
 }
 
+BOOST_AUTO_TEST_CASE(a_command_past_the_command_cap_is_named_so) {
+    // Ten thousand and one commands: the model reads 10,000, and both guards refuse the rest
+    // unread.
+    ScratchDir dir;
+    dir.write("s/subagents/agent-y.meta.json", R"({"agentType":"viber:task-coder"})");
+    std::string lines;
+    for (int i = 0; i < 10001; ++i) lines += "a\\n";
+    dir.write("s/subagents/agent-y.jsonl",
+              "{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":"
+              "\"Bash\",\"input\":{\"command\":\"" +
+                  lines + "\"}}]}}\n");
+    const RunResult kill = replay("kill-guard", dir / "s/subagents/agent-y.jsonl");
+    BOOST_TEST(has(kill.out, "by rule or step: command cap 1"), kill.out);
+    const RunResult shell = replay("shell-guard", dir / "s/subagents/agent-y.jsonl");
+    BOOST_TEST(has(shell.out, "by rule or step: command cap 1"), shell.out);
+}
+
 BOOST_AUTO_TEST_CASE(a_hook_without_replay_and_a_missing_path_exit_2) {
     const RunResult gate = replay("session-start", project);
     BOOST_TEST(gate.exit_code == 2);
