@@ -65,7 +65,7 @@ Decision decide(std::string_view agent_type, std::string_view command, Place pla
     }
     if (!judgement.broken.empty()) return Decision::deny(refusal_reason(judgement.broken));
     // Padding must not hide a command: past the command model's cap nothing is judged, so a
-    // command that broke no rule before it is refused (docs/shell-guard.md, "Known limits").
+    // command that broke no rule before it is refused (docs/shell-guard.md, "Caps").
     if (judgement.unread) {
         if (trace != nullptr && trace->on())
             trace->step("the command runs more than 10,000 commands: the rest was not judged");

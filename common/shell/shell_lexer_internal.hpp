@@ -237,7 +237,7 @@ std::optional<std::string> printf_output(std::string_view format, std::size_t co
 
 // `$NAME` or `${NAME}`, exactly: NAME; else empty (shell_values.cpp).
 std::string_view lone_variable(std::string_view text);
-// The path a file the command writes is known by: as written, without a leading `./`.
+// The path a file the command writes is known by: its lexically normal spelling.
 std::string file_key(std::string_view path);
 
 // A word past the 65,534th with its own script text in one simple command reads again as this.
