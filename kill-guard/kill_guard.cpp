@@ -469,21 +469,22 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
     Finder finder;
     const shell::Summary summary = shell::read_commands(command, finder);
     finder.finish();
-    if (summary.reached_depth_cap && !finder.found)
-        return StopByName{"", "", "", "the command nests deeper than 32 levels", true};
-    if (summary.reached_expansion_cap && !finder.found)
-        return StopByName{.command = "",
-                          .words = "",
-                          .path = "",
-                          .why = "the command expands too many variables and aliases to be read",
-                          .expansion_cap = true};
-    if (summary.reached_command_cap && !finder.found)
-        return StopByName{.command = "",
-                          .words = "",
-                          .path = "",
-                          .why = "the command runs more than 10,000 commands to be read",
-                          .command_cap = true};
-    return finder.found;
+    if (finder.found) return finder.found;
+    // A part the model could not read: what it runs is unknown (the caps, SPEC §7.1).
+    StopByName cap;
+    if (summary.reached_depth_cap) {
+        cap.why = "the command nests deeper than 32 levels";
+        cap.nesting_cap = true;
+    } else if (summary.reached_expansion_cap) {
+        cap.why = "the command expands too many variables and aliases to be read";
+        cap.expansion_cap = true;
+    } else if (summary.reached_command_cap) {
+        cap.why = "the command runs more than 10,000 commands to be read";
+        cap.command_cap = true;
+    } else {
+        return std::nullopt;
+    }
+    return cap;
 }
 
 namespace {
