@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +34,23 @@ constexpr std::uint8_t tag_of(PairRule rule) {
 constexpr PairRule rule_of(const PairedAgent& agent) {
     return static_cast<PairRule>(agent.tag);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A single reviewer's pairing in constant space (settle_later; docs/plan-gate.md, "Pairing"):
+// a dispatch replaces the open one; an open dispatch with an id is closed by the first verdict
+// line naming it, one without by the next verdict line.
+struct SingleReviewer {
+    std::optional<Dispatch> last; // its latest dispatch
+    bool open = false;            // `last` is not closed
+    std::optional<Dispatch> pair_dispatch;
+    std::optional<VerdictLine> pair_verdict;
+    // The dispatch `last` replaced and whether it was open then: `last` failing (its own
+    // tool_result an error) makes it the latest again. Unknown (empty) when a walk back
+    // found `last` and stopped before the one before it.
+    std::optional<Dispatch> replaced;
+    bool replaced_open = false;
+    std::optional<FailedDispatch> failure; // its latest failed dispatch
+};
 
 // ---------------------------------------------------------------------------------------------
 // Pairing bookkeeping: which verdict lines are worth keeping (docs/plan-gate.md, "Pairing")

@@ -147,21 +147,6 @@ private:
     // single reviewers are walked back instead) the review-set members.
     enum class Who { all, members };
 
-    // A single reviewer's pairing in constant space (settle_later; docs/plan-gate.md, "Pairing"):
-    // a dispatch replaces the open one; an open dispatch with an id is closed by the first verdict
-    // line naming it, one without by the next verdict line.
-    struct SingleReviewer {
-        std::optional<Dispatch> last; // its latest dispatch
-        bool open = false;            // `last` is not closed
-        std::optional<Dispatch> pair_dispatch;
-        std::optional<VerdictLine> pair_verdict;
-        // The dispatch `last` replaced and whether it was open then: `last` failing (its own
-        // tool_result an error) makes it the latest again. Unknown (empty) when a walk back
-        // found `last` and stopped before the one before it.
-        std::optional<Dispatch> replaced;
-        bool replaced_open = false;
-        std::optional<FailedDispatch> failure; // its latest failed dispatch
-    };
     // A tool_result that is an error, and the id it answers.
     struct ToolError {
         std::string id;
