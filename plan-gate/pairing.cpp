@@ -24,15 +24,11 @@ std::string verdict_text(Verdict value) {
 
 } // namespace
 
-// Walks the reviewer's dispatches and the verdict lines in line order. A dispatch opens and
-// replaces any open one; an open dispatch with a `toolu_` id is closed only by a verdict line
-// naming that id, so a sibling reviewer's verdict or a foreign one cannot answer for it; one
-// without an id is closed by the next verdict line. Verdicts while nothing is open are ignored.
+// The single reviewer's rule (SingleReviewer) on the kept lists: the reviewer's dispatches after
+// the plan write and the verdict lines after it, in line order.
 SinglePairing pair_single_reviewer(const Scan& scan, std::string_view agent, std::size_t write_line,
                                    Trace& trace) {
-    SinglePairing pairing;
-    constexpr std::size_t none = static_cast<std::size_t>(-1);
-    std::size_t open = none; // index into scan.dispatches
+    SingleReviewer<const Dispatch*, const VerdictLine*> rule;
     std::size_t d = 0;
     std::size_t v = 0;
     const auto next_dispatch = [&]() {
@@ -49,28 +45,27 @@ SinglePairing pair_single_reviewer(const Scan& scan, std::string_view agent, std
             d < scan.dispatches.size() &&
             (v >= scan.verdicts.size() || scan.dispatches[d].line <= scan.verdicts[v].line);
         if (dispatch_first) {
-            open = d;
-            pairing.last_dispatch = &scan.dispatches[d];
+            rule.dispatched(&scan.dispatches[d]);
             ++d;
             next_dispatch();
             continue;
         }
         const VerdictLine& verdict = scan.verdicts[v++];
-        if (open == none) continue;
-        const Dispatch& dispatch = scan.dispatches[open];
-        if (!dispatch.id.empty() &&
-            std::find(verdict.named_dispatches.begin(), verdict.named_dispatches.end(), open) ==
-                verdict.named_dispatches.end())
-            continue;
-        pairing.pair_dispatch = &dispatch;
-        pairing.pair_verdict = &verdict;
-        open = none;
+        const auto names = [&](const Dispatch* open) {
+            const auto index = static_cast<std::size_t>(open - scan.dispatches.data());
+            return std::find(verdict.named_dispatches.begin(), verdict.named_dispatches.end(),
+                             index) != verdict.named_dispatches.end();
+        };
+        if (!rule.closes(rule.open && !(*rule.last)->id.empty(), names)) continue;
+        rule.closed_by(&verdict);
         if (trace.on())
             trace.step("viber:" + std::string(agent) + " dispatch on line " +
-                       std::to_string(dispatch.line) + " paired with the verdict line " +
-                       std::to_string(verdict.line) + " (" + verdict_text(verdict.value) + ")");
+                       std::to_string((*rule.pair_dispatch)->line) +
+                       " paired with the verdict line " + std::to_string(verdict.line) + " (" +
+                       verdict_text(verdict.value) + ")");
     }
-    return pairing;
+    return {rule.last.value_or(nullptr), rule.pair_dispatch.value_or(nullptr),
+            rule.pair_verdict.value_or(nullptr)};
 }
 
 // Pairs verdict lines with tracked dispatches, in line order (docs/plan-gate.md, step 5): a verdict

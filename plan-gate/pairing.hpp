@@ -1,6 +1,7 @@
 // pairing.hpp: plan-gate's pairing (docs/plan-gate.md, "Pairing"): the two rules that pair a
-// reviewer's dispatches with verdict lines (a single reviewer's, the review set's), and the
-// bookkeeping by which the pairing window keeps only the lines they can read.
+// reviewer's dispatches with verdict lines (a single reviewer's, as steps every reader of it
+// takes, and the review set's), and the bookkeeping by which the pairing window keeps only the
+// lines they can read.
 #pragma once
 
 #include "common/io/trace.hpp"
@@ -36,20 +37,47 @@ constexpr PairRule rule_of(const PairedAgent& agent) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A single reviewer's pairing in constant space (settle_later; docs/plan-gate.md, "Pairing"):
-// a dispatch replaces the open one; an open dispatch with an id is closed by the first verdict
-// line naming it, one without by the next verdict line.
-struct SingleReviewer {
-    std::optional<Dispatch> last; // its latest dispatch
-    bool open = false;            // `last` is not closed
-    std::optional<Dispatch> pair_dispatch;
-    std::optional<VerdictLine> pair_verdict;
+// The single reviewer's rule (docs/plan-gate.md, "Pairing"), fed one reviewer's dispatches and
+// the verdict lines in line order: a dispatch opens and replaces any open one; an open dispatch
+// with a `toolu_` id is closed only by a verdict line naming that id, so a sibling reviewer's
+// verdict or a foreign one cannot answer for it; one without an id is closed by the next verdict
+// line; verdict lines while nothing is open pair with nothing. Its state is constant. D and V are
+// how a dispatch and a verdict line are held: pointers into the kept lists (pair_single_reviewer),
+// or copies (the pairing window's constant state).
+template <class D, class V> struct SingleReviewer {
+    std::optional<D> last;          // the latest dispatch
+    bool open = false;              // `last` is not closed
+    std::optional<D> pair_dispatch; // the latest dispatch a verdict line closed
+    std::optional<V> pair_verdict;  // ... and that line
     // The dispatch `last` replaced and whether it was open then: `last` failing (its own
-    // tool_result an error) makes it the latest again. Unknown (empty) when a walk back
-    // found `last` and stopped before the one before it.
-    std::optional<Dispatch> replaced;
+    // tool_result an error) makes it the latest again.
+    std::optional<D> replaced;
     bool replaced_open = false;
-    std::optional<FailedDispatch> failure; // its latest failed dispatch
+
+    void dispatched(D dispatch) {
+        replaced = std::move(last);
+        replaced_open = open;
+        last = std::move(dispatch);
+        open = true;
+    }
+    // True when a verdict line closes the open dispatch; `names(last)` says whether the line
+    // names the dispatch's id (asked only when it has one).
+    template <class Names> bool closes(bool last_has_id, const Names& names) const {
+        return open && (!last_has_id || names(*last));
+    }
+    void closed_by(V verdict) {
+        open = false;
+        pair_dispatch = last;
+        pair_verdict = std::move(verdict);
+    }
+    // `last` failed: it is no dispatch, and the one it replaced is the latest again, open as it
+    // was.
+    void failed() {
+        last = std::move(replaced);
+        open = replaced_open && last.has_value();
+        replaced.reset();
+        replaced_open = false;
+    }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +92,7 @@ struct SingleReviewer {
 class Pairing {
 public:
     explicit Pairing(std::span<const PairedAgent> agents)
-        : agents_(agents), latest_(agents.size(), none), waiting_(agents.size(), false) {}
+        : agents_(agents), singles_(agents.size()) {}
 
     // The paired agent named by a subagent_type, or nullptr.
     const PairedAgent* agent(std::string_view subagent_type) const {
@@ -89,12 +117,13 @@ public:
     // A kept dispatch, appended to `dispatches` by the caller at index `index`.
     void dispatched(const PairedAgent& agent, std::size_t index, const std::string& id) {
         const std::size_t slot = static_cast<std::size_t>(&agent - agents_.data());
+        has_id_.push_back(!id.empty());
         closable_.push_back(!id.empty());
         rule_.push_back(rule_of(agent));
         slot_.push_back(slot);
         failed_.push_back(false);
         same_id_before_.push_back(none);
-        replaced_.push_back({none, false, false});
+        replaced_.push_back({});
         if (!id.empty()) {
             auto [it, fresh] = by_id_.try_emplace(id, index);
             if (!fresh) same_id_before_.back() = std::exchange(it->second, index);
@@ -102,11 +131,8 @@ public:
         if (rule_of(agent) == PairRule::single_reviewer) {
             // A dispatch replaces the open one of its agent, which can then never close (unless
             // this one fails: failed()).
-            replaced_.back() = {latest_[slot], latest_[slot] != none && closable_[latest_[slot]],
-                                waiting_[slot]};
-            if (latest_[slot] != none) closable_[latest_[slot]] = false;
-            latest_[slot] = index;
-            waiting_[slot] = id.empty();
+            replaced_.back() = {singles_[slot].last, singles_[slot].open};
+            singles_[slot].dispatched(index);
         } else if (id.empty()) {
             ++id_less_members_;
         }
@@ -114,16 +140,17 @@ public:
 
     // Kept dispatch `index` failed (its own tool_result is an error): it is no dispatch, so it
     // closes nothing, and a single reviewer's dispatch it replaced is open again as it was.
+    // Each kept dispatch keeps what it replaced, so failures one after another unwind in turn.
     void failed(std::size_t index) {
-        closable_[index] = false;
         failed_[index] = true;
-        if (rule_[index] != PairRule::single_reviewer) return;
-        const std::size_t slot = slot_[index];
-        if (latest_[slot] != index) return;
-        const Replaced& before = replaced_[index];
-        latest_[slot] = before.index;
-        if (before.index != none) closable_[before.index] = before.closable;
-        waiting_[slot] = before.waiting;
+        if (rule_[index] != PairRule::single_reviewer) {
+            closable_[index] = false;
+            return;
+        }
+        Single& single = singles_[slot_[index]];
+        if (single.last != index) return;
+        single.last = replaced_[index].last;
+        single.open = replaced_[index].open;
     }
 
     // The kept dispatches a raw line names, sorted, into `named`; true when the line may close one
@@ -133,9 +160,10 @@ public:
         if (closable_.empty()) return false;
         names(raw, named);
         if (id_less_members_ > 0 ||
-            std::find(waiting_.begin(), waiting_.end(), true) != waiting_.end())
+            std::any_of(singles_.begin(), singles_.end(),
+                        [&](const Single& s) { return s.open && !has_id_[*s.last]; }))
             return true;
-        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable_[i]; });
+        return std::any_of(named.begin(), named.end(), [&](std::size_t i) { return closable(i); });
     }
 
     // The kept dispatches a raw line names by a `toolu_` token, sorted, into `named`.
@@ -170,18 +198,13 @@ public:
             closable_[earliest_member] = false;
             keep = true;
         }
-        for (std::size_t slot = 0; slot < latest_.size(); ++slot) {
-            const std::size_t open = latest_[slot];
-            if (open != none && closable_[open] &&
-                std::binary_search(named.begin(), named.end(), open)) {
-                closable_[open] = false;
-                keep = true;
-            }
-            // The verdict line after an id-less dispatch closes it, whatever it names.
-            if (waiting_[slot]) {
-                waiting_[slot] = false;
-                keep = true;
-            }
+        for (Single& single : singles_) {
+            if (!single.closes(single.open && has_id_[*single.last], [&](std::size_t open) {
+                    return std::binary_search(named.begin(), named.end(), open);
+                }))
+                continue;
+            single.closed_by(true);
+            keep = true;
         }
         if (!names_member && id_less_members_ > 0) {
             --id_less_members_;
@@ -192,19 +215,28 @@ public:
 
 private:
     static constexpr std::size_t none = static_cast<std::size_t>(-1);
+    // A kept dispatch that may still close: a member's not yet closed, a single reviewer's open
+    // one, each with an id.
+    bool closable(std::size_t i) const {
+        if (rule_[i] == PairRule::review_set) return closable_[i];
+        const Single& single = singles_[slot_[i]];
+        return single.open && single.last == i && has_id_[i];
+    }
     std::span<const PairedAgent> agents_;
-    std::vector<std::size_t> latest_; // per single-reviewer agent: its latest dispatch
-    std::vector<bool> waiting_;       // ... which has no id and no verdict line after it yet
+    // Per single-reviewer agent: its rule on the indexes of its kept dispatches.
+    using Single = SingleReviewer<std::size_t, bool>;
+    std::vector<Single> singles_;
     std::size_t id_less_members_ = 0; // id-less review-set dispatches not yet consumed
-    std::vector<bool> closable_;      // per kept dispatch: has an id and may still close
-    std::vector<PairRule> rule_;      // per kept dispatch
-    std::vector<std::size_t> slot_;   // per kept dispatch: its agent's index
-    std::vector<bool> failed_;        // per kept dispatch: its own tool_result was an error
-    // Per kept dispatch: the single reviewer's dispatch it replaced, as it was then.
+    std::vector<bool> has_id_;        // per kept dispatch
+    // Per kept dispatch, read for a member's: has an id and may still close (closable()).
+    std::vector<bool> closable_;
+    std::vector<PairRule> rule_;    // per kept dispatch
+    std::vector<std::size_t> slot_; // per kept dispatch: its agent's index
+    std::vector<bool> failed_;      // per kept dispatch: its own tool_result was an error
+    // Per kept dispatch: the single reviewer's dispatch it replaced, and whether it was open then.
     struct Replaced {
-        std::size_t index;
-        bool closable;
-        bool waiting;
+        std::optional<std::size_t> last;
+        bool open = false;
     };
     std::vector<Replaced> replaced_;
     std::vector<std::size_t> same_id_before_; // per kept dispatch: the previous one with its id

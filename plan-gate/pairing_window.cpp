@@ -17,7 +17,7 @@ namespace json = boost::json;
 // wait every line is parsed at once, and its dispatches and verdicts reach only that state).
 bool PairingWindow::pending() const {
     return !window_.empty() ||
-           std::any_of(singles_.begin(), singles_.end(), [](const SingleReviewer& single) {
+           std::any_of(singles_.begin(), singles_.end(), [](const SingleState& single) {
                return single.last.has_value() || single.failure.has_value();
            });
 }
@@ -57,7 +57,7 @@ std::uint32_t PairingWindow::worth_pairing(std::uint32_t relevant, std::string_v
         (held.find("toolu_") == std::string_view::npos ||
          (scan_.dispatches.empty() &&
           !(singles && std::any_of(singles_.begin(), singles_.end(),
-                                   [](const SingleReviewer& s) { return s.open; })))))
+                                   [](const SingleState& s) { return s.open; })))))
         relevant &= ~tool_error;
     if (relevant & verdict) {
         // The parse decides whether the line is a dispatch; only a line that is none can be a
@@ -239,7 +239,7 @@ bool PairingWindow::role_of(std::size_t entry, const PairedAgent& agent, LineRol
 // latest failure; the dispatch open before the lines is undone the same way, and the one it
 // replaced is open again. nullopt: a line could not be read again.
 auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
-                              const SingleReviewer& before) -> std::optional<SingleReviewer> {
+                              const SingleState& before) -> std::optional<SingleState> {
     constexpr std::uint32_t verdict_needle = 1u << transcript::detail::needle_verdict;
     constexpr std::uint32_t subagent_needle = 1u << transcript::detail::needle_subagent_type;
     constexpr std::uint32_t error_needle = 1u << transcript::detail::needle_tool_error;
@@ -250,7 +250,7 @@ auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
             break;
         }
     }
-    SingleReviewer after = before;
+    SingleState after = before;
     bool dispatched_here = false;
     bool replaced_pending = false; // the dispatch the last one replaced is not met yet
     bool stopped_early = false;
@@ -372,12 +372,11 @@ auto PairingWindow::walk_back(const PairedAgent& agent, std::size_t count,
     }
     // No pair among the lines: `later` holds the verdict candidates before their first
     // dispatch. The dispatch open before the lines may have failed among them.
-    SingleReviewer prior = before;
+    SingleState prior = before;
     if (prior.open && prior.last) {
         if (auto failed = failure(*prior.last)) {
             if (!failure_here) after.failure = std::move(failed);
-            prior.last = std::move(prior.replaced);
-            prior.open = prior.replaced_open && prior.last.has_value();
+            prior.failed();
             if (!dispatched_here) {
                 after.last = prior.last;
                 after.open = prior.open;
@@ -457,11 +456,7 @@ void PairingWindow::dispatched(std::size_t line, const json::object& use, const 
     if (agent == nullptr) return;
     if (compact(*agent)) {
         if (who == Who::all) {
-            SingleReviewer& single = singles_[slot(*agent)];
-            single.replaced = std::move(single.last);
-            single.replaced_open = single.open;
-            single.last = new_dispatch(line, *agent, use);
-            single.open = true;
+            singles_[slot(*agent)].dispatched(new_dispatch(line, *agent, use));
         }
         return;
     }
@@ -481,11 +476,9 @@ void PairingWindow::verdict_line(std::size_t line, std::string_view bytes,
     const auto value = verdict_value(bytes, parsed);
     if (!value) return;
     if (who == Who::all && request_.settle_later) {
-        for (SingleReviewer& single : singles_) {
-            if (!closes(single, bytes)) continue;
-            single.open = false;
-            single.pair_dispatch = single.last;
-            single.pair_verdict = new_verdict(line, *value, parsed.get_object());
+        for (SingleState& single : singles_) {
+            if (closes(single, bytes))
+                single.closed_by(new_verdict(line, *value, parsed.get_object()));
         }
     }
     pairing_.may_close(bytes, named_);
@@ -516,16 +509,13 @@ void PairingWindow::failed(const ToolError& error, Who who) {
         break;
     }
     if (who != Who::all || !request_.settle_later) return;
-    for (SingleReviewer& single : singles_) {
+    for (SingleState& single : singles_) {
         if (!single.open || !single.last || single.last->id != error.id ||
             single.last->line >= error.line)
             continue;
         single.failure =
             FailedDispatch{single.last->line, single.last->agent, error.line, error.error};
-        single.last = std::move(single.replaced);
-        single.open = single.replaced_open && single.last.has_value();
-        single.replaced.reset();
-        single.replaced_open = false;
+        single.failed();
     }
 }
 

@@ -30,7 +30,7 @@ namespace viber::plan_gate::pairing {
 // before a line parsed for another reason that pairing also reads, and at the end of a scan that
 // does not settle later) and settled when the caller says which agents it pairs. Absorbing pairs
 // the lines in order, with the checks and parse each would have had when read, except that with
-// settle_later a single reviewer keeps constant state (SingleReviewer) found from the end of the
+// settle_later a single reviewer keeps constant state (SingleState) found from the end of the
 // lines (walk_back). A plan write empties it all.
 //
 // The scanner owns the window and the Scan it fills: the window adds the kept dispatches and
@@ -88,7 +88,7 @@ public:
     // A plan write: dispatches and verdicts restart after it.
     void restart() override {
         window_.clear();
-        singles_.assign(singles_.size(), SingleReviewer{});
+        singles_.assign(singles_.size(), SingleState{});
         pairing_.restart();
     }
 
@@ -147,6 +147,12 @@ private:
     // single reviewers are walked back instead) the review-set members.
     enum class Who { all, members };
 
+    // A single reviewer's rule in constant space (settle_later), and its latest failed dispatch.
+    // Found by a walk back, the dispatch `last` replaced is unknown (empty) when the walk stopped
+    // before it.
+    struct SingleState : SingleReviewer<Dispatch, VerdictLine> {
+        std::optional<FailedDispatch> failure;
+    };
     // A tool_result that is an error, and the id it answers.
     struct ToolError {
         std::string id;
@@ -162,7 +168,7 @@ private:
     }
     bool single_open() const {
         return std::any_of(singles_.begin(), singles_.end(),
-                           [](const SingleReviewer& s) { return s.open; });
+                           [](const SingleState& s) { return s.open; });
     }
     static bool names(std::string_view raw, const std::string& id) {
         bool named = false;
@@ -170,8 +176,9 @@ private:
         return named;
     }
     // True when a verdict line with this raw text closes `single`'s open dispatch.
-    static bool closes(const SingleReviewer& single, std::string_view raw) {
-        return single.open && (single.last->id.empty() || names(raw, single.last->id));
+    static bool closes(const SingleState& single, std::string_view raw) {
+        return single.closes(single.open && !single.last->id.empty(),
+                             [&](const Dispatch& open) { return names(raw, open.id); });
     }
 
     static constexpr std::size_t first_window_entries = 256;
@@ -212,8 +219,8 @@ private:
     void pair_line(std::size_t line, std::string_view bytes, std::uint32_t relevant, Who who);
     bool role_of(std::size_t entry, const PairedAgent& agent, LineRole& role, Blocks& blocks,
                  bool forward, std::size_t last = 0);
-    std::optional<SingleReviewer> walk_back(const PairedAgent& agent, std::size_t count,
-                                            const SingleReviewer& before);
+    std::optional<SingleState> walk_back(const PairedAgent& agent, std::size_t count,
+                                         const SingleState& before);
     bool settle_single(const PairedAgent& agent);
     void dispatched(std::size_t line, const boost::json::object& use,
                     const boost::json::object& input, std::string_view type, Who who);
@@ -234,7 +241,7 @@ private:
     Blocks behind_;         // ... and from the end back
     const std::size_t window_capacity_;
     std::vector<Deferred> window_;
-    std::vector<SingleReviewer> singles_; // settle_later: per paired agent (single reviewers')
+    std::vector<SingleState> singles_; // settle_later: per paired agent (single reviewers')
     Pairing pairing_;
     std::vector<std::size_t> named_; // reused: the kept dispatches a verdict line names
 };
