@@ -63,8 +63,5 @@ int main(int argc, char** argv) {
          .prefilter = viber::Prefilter::viber_agent,
          .replay = &replay,
          .run_replay = viber::replay,
-         .extra = {.name = "commands-json",
-                   .help = "print the simple commands the command model finds as JSON; "
-                           "reads a payload on stdin, or the bare command with =text",
-                   .run = viber::shell::commands_json_tool}});
+         .extra = viber::shell::commands_json_option});
 }

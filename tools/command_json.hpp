@@ -20,6 +20,7 @@
 // command gives a variable or alias was not read: Summary::reached_expansion_cap).
 #pragma once
 
+#include "common/hook/hook_main.hpp"
 #include "common/shell/shell_lexer.hpp"
 
 #include <cstddef>
@@ -37,5 +38,12 @@ std::string commands_json(std::string_view command,
 // text on stdin, MODE "text0" reads commands separated by NUL bytes and prints one line for each.
 // Prints the JSON and returns 0; 1 (usage on stderr) for another MODE or an unread stdin.
 int commands_json_tool(std::string_view mode);
+
+// --commands-json as the guards offer it (HookInfo::extra).
+inline constexpr ExtraToolOption commands_json_option{
+    .name = "commands-json",
+    .help = "print the simple commands the command model finds as JSON; "
+            "reads a payload on stdin, or the bare command with =text",
+    .run = commands_json_tool};
 
 } // namespace viber::shell
