@@ -317,8 +317,7 @@ public:
                 if (variables_.filled(name)) {
                     found = StopByName{"kill", kill.words, kill.path,
                                        "kill of PIDs a search put in a variable stops processes "
-                                       "you did not start",
-                                       false};
+                                       "you did not start"};
                     return;
                 }
             }
@@ -345,8 +344,7 @@ private:
             found = StopByName{std::string(c.name), shell::joined_words(c),
                                shell::describe_path(c.path),
                                "a shell running what a process search printed stops processes "
-                               "you did not start",
-                               false};
+                               "you did not start"};
             return;
         }
         if (c.name == "pgrep" || c.name == "pidof" || c.name == "ps" || c.name == "lsof" ||
@@ -379,7 +377,7 @@ private:
 
     void record(const Command& c, std::string_view why) {
         found = StopByName{std::string(c.name), shell::joined_words(c),
-                           shell::describe_path(c.path), why, false};
+                           shell::describe_path(c.path), why};
     }
 
     bool holds(const Rule& rule, const Command& c) {
@@ -474,13 +472,13 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
     StopByName cap;
     if (summary.reached_depth_cap) {
         cap.why = "the command nests deeper than 32 levels";
-        cap.nesting_cap = true;
+        cap.cap = StopByName::Cap::nesting;
     } else if (summary.reached_expansion_cap) {
         cap.why = "the command expands too many variables and aliases to be read";
-        cap.expansion_cap = true;
+        cap.cap = StopByName::Cap::expansion;
     } else if (summary.reached_command_cap) {
         cap.why = "the command runs more than 10,000 commands to be read";
-        cap.command_cap = true;
+        cap.cap = StopByName::Cap::commands;
     } else {
         return std::nullopt;
     }
@@ -490,9 +488,16 @@ std::optional<StopByName> find_stop_by_name(std::string_view command) {
 namespace {
 
 std::string reason_for(const StopByName& found) {
-    if (found.nesting_cap) return std::string(nesting_cap_reason);
-    if (found.expansion_cap) return std::string(expansion_cap_reason);
-    if (found.command_cap) return std::string(command_cap_reason);
+    switch (found.cap) {
+    case StopByName::Cap::nesting:
+        return std::string(nesting_cap_reason);
+    case StopByName::Cap::expansion:
+        return std::string(expansion_cap_reason);
+    case StopByName::Cap::commands:
+        return std::string(command_cap_reason);
+    case StopByName::Cap::none:
+        break;
+    }
     std::string reason = "viber guard: this command stops processes by name or by search (`";
     reason += found.command;
     reason += "`): ";
@@ -524,7 +529,7 @@ Decision decide(const HookInput& in, Trace& trace) {
     const std::optional<StopByName> found = find_stop_by_name(*command);
     if (!found) return Decision::nothing();
     if (trace.on()) {
-        if (found->nesting_cap || found->expansion_cap)
+        if (found->cap != StopByName::Cap::none)
             trace.step("rule broken: " + std::string(found->why));
         else
             trace.step("rule broken: `" + found->command + "` (" + std::string(found->why) +

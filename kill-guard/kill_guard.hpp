@@ -16,12 +16,11 @@ struct StopByName {
     std::string words;    // the command's words, joined by spaces
     std::string path;     // the wrapper path through which it was found ("sudo > bash -c")
     std::string_view why; // the rule's one-line rationale
-    // The command nests deeper than the lexer's cap.
-    bool nesting_cap = false;
-    // The lexer's expansion budget left a value the command gives unread.
-    bool expansion_cap = false;
-    // The reading ended at the lexer's command cap (10,000 commands).
-    bool command_cap = false;
+    // A cap of the command model that left part of the command unread (then `why` alone says
+    // what): it nests deeper than the nesting cap, the expansion budget left a value the command
+    // gives unread, or the reading ended at the command cap (10,000 commands).
+    enum class Cap { none, nesting, expansion, commands };
+    Cap cap = Cap::none;
 };
 
 // The first command in `command` that stops processes by name (or the nesting-cap,

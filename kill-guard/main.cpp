@@ -36,9 +36,17 @@ std::string stop_command(const viber::Decision& decision, const boost::json::obj
     const std::optional<viber::kill_guard::StopByName> found =
         viber::kill_guard::find_stop_by_name(*command);
     if (!found) return "";
-    if (found->nesting_cap) return "nesting cap";
-    if (found->command_cap) return "command cap";
-    return found->expansion_cap ? "expansion cap" : found->command;
+    switch (found->cap) {
+    case viber::kill_guard::StopByName::Cap::nesting:
+        return "nesting cap";
+    case viber::kill_guard::StopByName::Cap::expansion:
+        return "expansion cap";
+    case viber::kill_guard::StopByName::Cap::commands:
+        return "command cap";
+    case viber::kill_guard::StopByName::Cap::none:
+        break;
+    }
+    return found->command;
 }
 
 const viber::ReplaySpec replay{.calls = viber::ReplayCalls::agent_bash, .label = stop_command};

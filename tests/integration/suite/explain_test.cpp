@@ -10,6 +10,7 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 #include <sys/stat.h>
+#include <utility>
 #include <vector>
 
 using namespace viber::testing;
@@ -115,6 +116,25 @@ BOOST_AUTO_TEST_CASE(verdict_nudge_names_the_verdict_line_it_found) {
     BOOST_TEST(out.find("line 2 is a verdict line: \"- **VERDICT: PASS**\"") != std::string::npos,
                out);
     BOOST_TEST(out.find("\nDecision: none\n") != std::string::npos, out);
+}
+
+// A command refused at one of the command model's caps (docs/kill-guard.md, "Caps") is explained
+// by the cap it reached, as no command found by name.
+BOOST_AUTO_TEST_CASE(kill_guard_explains_a_cap_by_its_cap) {
+    std::string padded, nested;
+    for (int i = 0; i < 10001; ++i) padded += ":\n";
+    for (int i = 0; i < 40; ++i) nested += "echo $(";
+    nested += "ls" + std::string(40, ')');
+    const std::vector<std::pair<std::string, std::string>> caps{
+        {padded, "the command runs more than 10,000 commands to be read"},
+        {nested, "the command nests deeper than 32 levels"}};
+    for (const auto& [command, why] : caps) {
+        const std::string out =
+            run("kill-guard", bash_payload("viber:task-coder", command), true).out;
+        BOOST_TEST(out.find(". rule broken: " + why + "\n") != std::string::npos, out);
+        BOOST_TEST(out.find("rule broken: `") == std::string::npos, out);
+        BOOST_TEST(out.find("\nDecision: deny") != std::string::npos, out);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(verdict_nudge_explains_a_block) {
