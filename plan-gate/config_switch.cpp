@@ -54,8 +54,4 @@ bool SwitchQuery::on() {
     return run.end == os::RunEnd::exited && switch_is_on(run.output);
 }
 
-bool plain_plan_review_on(const std::string& cwd) {
-    return SwitchQuery(cwd).on();
-}
-
 } // namespace viber::plan_gate

@@ -57,7 +57,4 @@ private:
     os::Clock::time_point deadline_{};
 };
 
-// SwitchQuery(cwd).on().
-bool plain_plan_review_on(const std::string& cwd);
-
 } // namespace viber::plan_gate

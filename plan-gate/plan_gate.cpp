@@ -140,12 +140,6 @@ constexpr std::string_view wait_for_pass =
 } // namespace
 
 std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
-                                                   std::string_view agent) {
-    Trace off;
-    return single_reviewer_refusal(input, plan, agent, off);
-}
-
-std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
                                                    std::string_view agent, Trace& trace) {
     const std::string who = "viber:" + std::string(agent);
     const std::string_view trailer =
@@ -278,15 +272,6 @@ std::optional<std::string> decide(const GateInput& input, Trace& trace) {
         return too_many;
     if (trace.on()) trace.step("route: viber:plain-plan-review");
     return single_reviewer_refusal(input, plan, plain_reviewer, trace);
-}
-
-std::optional<GateInput> gather(const json::object& payload) {
-    Trace off;
-    return gather(payload, off);
-}
-
-std::optional<GateInput> gather(const json::object& payload, Trace& trace) {
-    return gather(payload, trace, Sources{});
 }
 
 std::optional<GateInput> gather(const json::object& payload, Trace& trace, const Sources& sources) {

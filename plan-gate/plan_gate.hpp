@@ -70,10 +70,7 @@ Route route(const transcript::Scan& scan, const Plan& plan);
 
 // Step 4: the refusal of the single reviewer `agent` (planner_reviewer or plain_reviewer), or
 // nullopt when its latest pair is a PASS no later write voided. The agent picks the dispatch text
-// and the trailer of the reason.
-std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
-                                                   std::string_view agent);
-// The same, recording each pair it makes in `trace`.
+// and the trailer of the reason. Each pair it makes is recorded in `trace`.
 std::optional<std::string> single_reviewer_refusal(const GateInput& input, const Plan& plan,
                                                    std::string_view agent, Trace& trace);
 
@@ -81,13 +78,6 @@ std::optional<std::string> single_reviewer_refusal(const GateInput& input, const
 std::optional<std::string> decide(const GateInput& input);
 // The same, recording the owner, route, config switch, file count and pairs in `trace`.
 std::optional<std::string> decide(const GateInput& input, Trace& trace);
-
-// Reads everything decide() needs for this payload (transcript, plan file, config switch, root).
-// Work stops as soon as the answer is known to be allow: an unarmed gate reads no plan file and
-// starts no process, and only a plain plan runs config.sh.
-std::optional<GateInput> gather(const boost::json::object& payload);
-// The same, recording what it read and the episode and plan write in `trace`.
-std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace);
 
 // Where gather takes what it does not read from the payload. By default the whole transcript, and
 // the plain-review switch from scripts/config.sh. A call judged on a transcript as it stood earlier
@@ -97,8 +87,12 @@ struct Sources {
     std::uint64_t transcript_bytes = 0;  // read only the first bytes (0: the whole file)
     std::optional<bool> plain_review_on; // the switch as given, config.sh not run (nullopt: run it)
 };
+// Reads everything decide() needs for this payload (transcript, plan file, config switch, root),
+// recording what it read and the episode and plan write in `trace`. Work stops as soon as the
+// answer is known to be allow: an unarmed gate reads no plan file and starts no process, and only
+// a plain plan runs config.sh.
 std::optional<GateInput> gather(const boost::json::object& payload, Trace& trace,
-                                const Sources& sources);
+                                const Sources& sources = {});
 
 // hook_main's entry: the deny, or nothing on every other path (fail-open ones included).
 Decision decide(const HookInput& in, Trace& trace);
