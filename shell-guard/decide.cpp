@@ -10,21 +10,6 @@
 
 namespace viber::shell_guard {
 
-namespace {
-
-// "R1, R3" for the rules of `rules`.
-std::string listed(RuleSet rules) {
-    std::string out;
-    for (unsigned r = 1; r <= 5; ++r) {
-        if (!rules.has(static_cast<Rule>(r))) continue;
-        if (!out.empty()) out += ", ";
-        out += "R" + std::to_string(r);
-    }
-    return out;
-}
-
-} // namespace
-
 Decision decide(std::string_view agent_type, std::string_view command, Place place, Trace* trace) {
     const RuleSet binding = rules_binding(agent_type);
     if (binding.empty()) return Decision::nothing();
@@ -51,11 +36,11 @@ Decision decide(std::string_view agent_type, std::string_view command, Place pla
                 kept.add(rule);
         }
         if (!unbound.empty())
-            trace->step(listed(unbound) +
+            trace->step(unbound.to_string(", ") +
                         " not judged: " + (unbound.has(Rule::chain) ? "they bind" : "it binds") +
                         " viber:task-coder only");
         if (!kept.empty()) {
-            std::string line = listed(kept) + " judged, not broken";
+            std::string line = kept.to_string(", ") + " judged, not broken";
             if (kept.has(Rule::file_write))
                 line += cwd_given ? " (R4: no write target inside the work tree outside .temp/)"
                                   : " (R4 without an absolute cwd: only a relative target "

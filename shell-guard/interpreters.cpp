@@ -31,7 +31,6 @@ struct Launch {
 };
 
 bool inside_temp(std::string_view path);
-bool names_temp(std::string_view path);
 
 // python: -c CODE inline; -m MOD, -V, --version, -h, --help name something else; -W -X -Q take a
 // value.
@@ -89,7 +88,8 @@ Launch node_launch(Words args, const OptionGrammar& options) {
             return launch;
         }
         const std::string_view value = a->value.value_or("");
-        if (a->in("-r --require --import --loader ") && (inside_temp(value) || names_temp(value)))
+        // A module or directory that names `.temp` (`.temp`, `./.temp`, `.temp/lib`).
+        if (a->in("-r --require --import --loader ") && paths::has_temp_segment(value))
             launch.temp_code = true;
     }
     return launch;
@@ -144,11 +144,6 @@ Switches read_switches(Words args, const SwitchGrammar& grammar) {
 
 namespace {
 
-// A directory or library path that names `.temp` (`.temp`, `./.temp`, `.temp/lib`).
-bool names_temp(std::string_view path) {
-    return inside_temp(std::string(path) + "/x");
-}
-
 Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_runs_nothing) {
     const Switches switches = read_switches(args, grammar);
     Launch launch;
@@ -167,7 +162,7 @@ Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_ru
                 const std::string_view value = j + 1 < w.size()
                                                    ? w.substr(j + 1)
                                                    : (i + 1 < args.size() ? args[i + 1].text : "");
-                if (names_temp(value) || inside_temp(value)) launch.temp_code = true;
+                if (paths::has_temp_segment(value)) launch.temp_code = true;
                 break;
             }
             if (grammar.rest_switches.find(c) != std::string_view::npos ||
@@ -504,18 +499,10 @@ bool awk_runs_command(const Command& awk) {
     return line.program && awk_program_runs_command(args[*line.program].text);
 }
 
+// Any `.temp` directory on the way to the file (the last segment is the file itself).
 bool inside_temp(std::string_view path) {
-    if (path.empty()) return false;
-    const std::string text = git_bash_spelling(path);
-    // Any `.temp` directory on the way to the file.
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = text.find('/', start);
-        if (end == std::string::npos) break; // the last segment is the file itself
-        if (std::string_view(text).substr(start, end - start) == ".temp") return true;
-        start = end + 1;
-    }
-    return false;
+    const std::size_t last = path.find_last_of("/\\");
+    return last != std::string_view::npos && paths::has_temp_segment(path.substr(0, last));
 }
 
 // The environment variables that load code, and .temp/ code named in one of them.

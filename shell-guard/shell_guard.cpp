@@ -116,6 +116,8 @@ constexpr std::array<Correction, 5> corrections{{
 // Targets, cwd and the work tree compare in one spelling: Git Bash's (`C:\r\x` is `/c/r/x`), as
 // the plan file limit reads paths (common/os/paths.hpp).
 using paths::git_bash_spelling;
+using paths::has_temp_segment;
+using paths::lexically_normal;
 using paths::rooted_segments;
 
 const std::string& work_tree_of(Place& place) {
@@ -184,25 +186,12 @@ bool is_write_target(std::string_view target, Place& place) {
     if (!place.cwd) {
         // The seed's rule: a relative target outside .temp/ is a write, an absolute one is not.
         if (!relative) return false;
-        const std::string rooted = "/" + path;
-        const std::vector<std::string_view> segments = rooted_segments(rooted);
-        // `..` above the start leaves the tree: rooted_segments clamps at the root, so count them.
-        int height = 0;
-        std::size_t start = 0;
-        while (start <= path.size()) {
-            std::size_t end = path.find('/', start);
-            if (end == std::string_view::npos) end = path.size();
-            const std::string_view segment = std::string_view(path).substr(start, end - start);
-            if (segment == "..")
-                --height;
-            else if (!segment.empty() && segment != ".")
-                ++height;
-            if (height < 0) return true; // above the working directory: outside .temp/
-            start = end + 1;
-        }
-        // A `.temp` segment anywhere below the root is `.temp/`, and the path `.temp` itself
-        // counts as inside it (§7.3: `src/.temp/a`).
-        return std::find(segments.begin(), segments.end(), ".temp") == segments.end();
+        // `..` above the start leaves the tree: outside .temp/.
+        const std::string normal = lexically_normal(path);
+        if (normal == ".." || normal.starts_with("../")) return true;
+        // A `.temp` segment anywhere is `.temp/`, and the path `.temp` itself counts as inside it
+        // (§7.3: `src/.temp/a`).
+        return !has_temp_segment(normal);
     }
     std::string absolute;
     if (relative) {
@@ -580,12 +569,12 @@ private:
 
 // ---------------------------------------------------------------------------------------------
 
-std::string RuleSet::to_string() const {
+std::string RuleSet::to_string(std::string_view separator) const {
     if (empty()) return "allow";
     std::string out;
     for (unsigned r = 1; r <= 5; ++r) {
         if (!has(static_cast<Rule>(r))) continue;
-        if (!out.empty()) out += ',';
+        if (!out.empty()) out += separator;
         out += 'R';
         out += static_cast<char>('0' + r);
     }

@@ -35,8 +35,8 @@ public:
     constexpr bool has(Rule rule) const { return (bits_ & bit(rule)) != 0; }
     constexpr bool empty() const { return bits_ == 0; }
     constexpr bool operator==(const RuleSet&) const = default;
-    // "R1,R4", or "allow" for the empty set: the corpus's notation.
-    std::string to_string() const;
+    // "R1,R4", or "allow" for the empty set: the corpus's notation (--explain: "R1, R4").
+    std::string to_string(std::string_view separator = ",") const;
 
 private:
     explicit constexpr RuleSet(std::uint8_t bits) : bits_(bits) {}
