@@ -74,7 +74,7 @@ public:
         for (;;) {
             while (!at_end && filled < lead + buffer_size_) {
                 const long got = source.read_some(data + filled, lead + buffer_size_ - filled);
-                if (got < 0) return failed();
+                if (got < 0) return Scan{};
                 if (got == 0) at_end = true;
                 filled += static_cast<std::size_t>(got);
             }
@@ -90,12 +90,12 @@ public:
                 kernel_needles_ = wanted();
                 scanned = run_kernel(kernel_, kernel_needles_, data, scanned, scan_to, *this);
             }
-            if (failed_) return failed();
+            if (failed_) return Scan{};
             if (at_end) {
                 if (buffer_offset_ + filled > line_start_) end_line(filled);
                 if (!failed_ && !request_.settle_later && window_ && !window_->absorb_all())
                     failed_ = true;
-                if (failed_) return failed();
+                if (failed_) return Scan{};
                 buffer_.reset(); // only the window's places outlive the scan
                 scan_.readable = true;
                 return std::move(scan_);
@@ -150,21 +150,11 @@ public:
     }
 
 private:
-    Scan failed() {
-        Scan none;
-        none.readable = false;
-        return none;
-    }
-
     // The needles that can change anything in the current state.
     std::uint32_t wanted() const {
         std::uint32_t mask = always_wanted;
-        if (pending_entry_) {
-            mask |= (1u << detail::needle_permission_mode_key) |
-                    (1u << detail::needle_enter_plan_mode) | (1u << detail::needle_string_content);
-        }
-        if (request_.signals == Signals::planner_chain)
-            mask |= 1u << detail::needle_command_message;
+        if (pending_entry_) mask |= entry_needles;
+        if (request_.signals == Signals::planner_chain) mask |= chain_needles;
         if (request_.plan_writes) {
             mask |= plan_write_needles;
             // Verdict lines matter only once a kept dispatch could be closed by one: whether one
@@ -178,20 +168,14 @@ private:
     // Drops needles whose lines cannot matter, from the raw bytes alone (no parse): `plans` on a
     // line without a file_path, a dispatch naming no paired agent, a verdict line that can close
     // no kept dispatch. `held` is a long line read again (not in the buffer).
-    std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
-        relevant = worth_parsing_signals(relevant, held, false);
-        return window_ ? window_->worth_pairing(relevant, held) : relevant;
-    }
-
     // A line held whole in the buffer kept `plans` only where it lies in a file_path's value
-    // (plans_in_file_path); a long line read again (`in_buffer` false) may have kept it on less,
-    // and keeps it only when it holds a file_path at all.
-    std::uint32_t worth_parsing_signals(std::uint32_t relevant, std::string_view held,
-                                        bool in_buffer) const {
-        if ((relevant & plans_bit) == 0 || in_buffer) return relevant;
-        return held.find(needles[detail::needle_file_path].text) != std::string_view::npos
-                   ? relevant
-                   : relevant & ~plans_bit;
+    // (plans_in_file_path); a long line read again may have kept it on less, and keeps it only
+    // when it holds a file_path at all.
+    std::uint32_t worth_parsing(std::uint32_t relevant, std::string_view held) {
+        if ((relevant & plans_bit) != 0 &&
+            held.find(needles[detail::needle_file_path].text) == std::string_view::npos)
+            relevant &= ~plans_bit;
+        return window_ ? window_->worth_pairing(relevant, held) : relevant;
     }
 
     // The index of the last `"` in text[from, to), or npos (the string around a `plans` mostly
@@ -255,7 +239,6 @@ private:
         const std::string_view held =
             line_dropped_ ? std::string_view()
                           : std::string_view(data_ + (line_start_ - buffer_offset_), length);
-        if (relevant != 0 && !line_dropped_) relevant = worth_parsing_signals(relevant, held, true);
         if (relevant != 0 && (relevant & ~pairing_needles) == 0 && !pending_entry_) {
             // Only pairing can want this line: its place is kept, its bytes are not parsed now.
             if (!window_->defer(line, line_start_, length, relevant)) failed_ = true;
@@ -316,17 +299,10 @@ private:
         bool dispatch_here = false;
         bool signal_here = false;
         bool entry_here = false;
-        if (const json::object* message = object_field(record, "message")) {
-            if (const auto* content = message->if_contains("content");
-                content != nullptr && content->is_array()) {
-                for (const auto& element : content->get_array()) {
-                    if (!element.is_object()) continue;
-                    const json::object& use = element.get_object();
-                    if (string_field(use, "type") != "tool_use") continue;
-                    tool_use(line, use, plan_write_here, dispatch_here, signal_here, entry_here);
-                }
-            }
-        }
+        for_each_content_object(record, [&](const json::object& use) {
+            if (string_field(use, "type") == "tool_use")
+                tool_use(line, use, plan_write_here, dispatch_here, signal_here, entry_here);
+        });
 
         const auto user_content = user_string_content(record);
         if (request_.signals == Signals::planner_chain && user_content &&
@@ -503,10 +479,10 @@ std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel) {
 }
 
 Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
-                     Kernel kernel) {
+                     Kernel kernel, std::size_t window_entries) {
     try {
         return scan_source(std::make_unique<MemorySource>(bytes), request, buffer_size, kernel,
-                           default_pairing_window);
+                           window_entries);
     } catch (...) {
         return Scan{};
     }
@@ -514,12 +490,7 @@ Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t
 
 Scan scan_bytes_with_window(std::string_view bytes, const Request& request,
                             std::size_t window_entries) {
-    try {
-        return scan_source(std::make_unique<MemorySource>(bytes), request, default_buffer_size,
-                           Kernel::best, window_entries);
-    } catch (...) {
-        return Scan{};
-    }
+    return scan_bytes_with(bytes, request, default_buffer_size, Kernel::best, window_entries);
 }
 
 } // namespace detail

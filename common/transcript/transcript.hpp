@@ -198,13 +198,13 @@ std::string_view needle_text(Needle needle);
 // Per physical line of `bytes`, the mask of needles found in it, by the chosen kernel.
 std::vector<std::uint32_t> line_hits(std::string_view bytes, Kernel kernel);
 
-// scan_bytes with a chosen read-buffer size and kernel, so tests cross every buffer boundary.
-Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
-                     Kernel kernel);
-
 // Dispatch and verdict candidates held unparsed after the last plan write before the oldest
 // half is paired in order (a bounded window; scan_bytes_with_window lets tests make it small).
 inline constexpr std::size_t default_pairing_window = std::size_t{64} * 1024;
+
+// scan_bytes with a chosen read-buffer size and kernel, so tests cross every buffer boundary.
+Scan scan_bytes_with(std::string_view bytes, const Request& request, std::size_t buffer_size,
+                     Kernel kernel, std::size_t window_entries = default_pairing_window);
 Scan scan_bytes_with_window(std::string_view bytes, const Request& request,
                             std::size_t window_entries);
 
