@@ -9,7 +9,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace viber::transcript {
@@ -17,10 +19,6 @@ namespace viber::transcript {
 namespace json = boost::json;
 
 namespace internal {
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
 
 // Records Claude Code keeps for itself, never an event of the session (SPEC §3): a replay of a
 // whole request (api-request-blob), and what 2.1.3xx writes beside its lines. A queue-operation
@@ -34,7 +32,7 @@ bool is_bookkeeping(std::string_view type) {
 }
 
 bool is_skill_signal(std::string_view skill, Signals signals) {
-    if (starts_with(skill, "viber:")) skill.remove_prefix(6);
+    if (skill.starts_with("viber:")) skill.remove_prefix(6);
     if (skill == "planner") return true;
     return signals == Signals::planner_chain && (skill == "intent" || skill == "fixer");
 }
@@ -73,8 +71,8 @@ bool shows_plan_mode_ended(const json::object& record) {
 }
 
 bool is_typed_chain_command(std::string_view content) {
-    return starts_with(content, "<command-message>viber:intent</command-message>") ||
-           starts_with(content, "<command-message>viber:fixer</command-message>");
+    return content.starts_with("<command-message>viber:intent</command-message>") ||
+           content.starts_with("<command-message>viber:fixer</command-message>");
 }
 
 // The first verdict in document order over every string value of `root`. The walk keeps its own
@@ -152,7 +150,7 @@ Dispatch new_dispatch(std::size_t line, const PairedAgent& agent, const json::ob
     Dispatch dispatch;
     dispatch.line = line;
     dispatch.agent = std::string(agent.name);
-    if (const auto id = string_field(use, "id"); id && starts_with(*id, "toolu_"))
+    if (const auto id = string_field(use, "id"); id && id->starts_with("toolu_"))
         dispatch.id = std::string(*id);
     return dispatch;
 }
@@ -217,7 +215,6 @@ std::optional<Verdict> verdict_value(std::string_view bytes, const json::value& 
 } // namespace internal
 
 using internal::for_each_toolu_token;
-using internal::starts_with;
 
 bool is_plan_path(std::string_view path) {
     constexpr std::string_view ending = ".md";
@@ -332,23 +329,16 @@ std::optional<Verdict> verdict_in_string(std::string_view text, bool content_or_
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
         if (i == blanks) continue; // at least one space or tab
         if (i < text.size() && text[i] == '`') ++i;
-        std::optional<Verdict> value;
+        constexpr std::pair<std::string_view, Verdict> values[]{
+            {"PASS", Verdict::pass}, {"FAIL", Verdict::fail}, {"DENIED", Verdict::denied}};
         const std::string_view rest = text.substr(i);
-        if (starts_with(rest, "PASS")) {
-            value = Verdict::pass;
-            i += 4;
-        } else if (starts_with(rest, "FAIL")) {
-            value = Verdict::fail;
-            i += 4;
-        } else if (starts_with(rest, "DENIED")) {
-            value = Verdict::denied;
-            i += 6;
-        } else {
-            continue;
-        }
+        const auto* value = std::find_if(std::begin(values), std::end(values),
+                                         [&](const auto& v) { return rest.starts_with(v.first); });
+        if (value == std::end(values)) continue;
+        i += value->first.size();
         if (i < text.size() && text[i] == '`') ++i;
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r')) ++i;
-        if (i == text.size() || text[i] == '\n' || text[i] == '<') return value;
+        if (i == text.size() || text[i] == '\n' || text[i] == '<') return value->second;
     }
     return std::nullopt;
 }

@@ -18,8 +18,6 @@
 
 namespace viber::transcript::internal {
 
-bool starts_with(std::string_view text, std::string_view prefix);
-
 // True for a record Claude Code keeps for itself (SPEC §3): every scan skips it.
 bool is_bookkeeping(std::string_view type);
 
@@ -110,7 +108,7 @@ template <class Visit> void for_each_tool_error(const boost::json::object& recor
     for_each_content_object(record, [&](const boost::json::object& result) {
         if (!is_error_result(result)) return;
         const auto id = string_field(result, "tool_use_id");
-        if (!id || !starts_with(*id, "toolu_")) return;
+        if (!id || !id->starts_with("toolu_")) return;
         static const boost::json::value no_content;
         const auto* text = result.if_contains("content");
         visit(*id, text != nullptr ? *text : no_content);
