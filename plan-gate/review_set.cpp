@@ -261,16 +261,6 @@ std::vector<Part> whole_set(std::size_t tasks) {
     return {{spec_reviewer, 0, 0}, {graph_reviewer, 0, 0}, {task_reviewer, 1, tasks}};
 }
 
-// The deciding pair of one member or task: the pair whose verdict line is latest.
-struct Decider {
-    const Tracked* pair = nullptr;
-};
-
-void consider(Decider& decider, const Tracked& pair) {
-    if (decider.pair == nullptr || pair.verdict->line > decider.pair->verdict->line)
-        decider.pair = &pair;
-}
-
 // A group of tasks (or one member) sharing one deciding pair, for the messages.
 struct Decided {
     Part part;
@@ -334,8 +324,10 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
     std::stable_sort(paired.begin(), paired.end(), [](const Tracked* a, const Tracked* b) {
         return a->verdict->line > b->verdict->line;
     });
-    Decider spec, graph;
-    std::vector<Decider> task(n + 2); // 1-based
+    // The deciding pair of each member and task (1-based), the first met.
+    const Tracked* spec = nullptr;
+    const Tracked* graph = nullptr;
+    std::vector<const Tracked*> task(n + 2);
     std::vector<std::size_t> next_open(n + 2);
     for (std::size_t t = 0; t < next_open.size(); ++t) next_open[t] = t;
     const auto find_open = [&](std::size_t t) {
@@ -347,28 +339,26 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
     for (const Tracked* pair : paired) {
         const std::string_view agent = pair->dispatch->agent;
         if (agent == spec_reviewer) {
-            consider(spec, *pair);
+            if (spec == nullptr) spec = pair;
         } else if (agent == graph_reviewer) {
-            consider(graph, *pair);
+            if (graph == nullptr) graph = pair;
         } else if (pair->tasks && pair->tasks->first <= n) {
             const std::size_t last = std::min(pair->tasks->second, n);
             for (std::size_t t = find_open(pair->tasks->first); t <= last; t = find_open(t + 1)) {
-                task[t].pair = pair;
+                task[t] = pair;
                 next_open[t] = t + 1;
             }
         }
     }
 
     // Every member and run of tasks with its deciding pair (null when missing), in set order.
-    std::vector<Decided> decided{{{spec_reviewer, 0, 0}, spec.pair},
-                                 {{graph_reviewer, 0, 0}, graph.pair}};
+    std::vector<Decided> decided{{{spec_reviewer, 0, 0}, spec}, {{graph_reviewer, 0, 0}, graph}};
     for (std::size_t t = 1; t <= n; ++t) {
         Decided& last = decided.back();
-        if (last.part.agent == task_reviewer && last.pair == task[t].pair &&
-            last.part.last + 1 == t) {
+        if (last.part.agent == task_reviewer && last.pair == task[t] && last.part.last + 1 == t) {
             last.part.last = t;
         } else {
-            decided.push_back({{task_reviewer, t, t}, task[t].pair});
+            decided.push_back({{task_reviewer, t, t}, task[t]});
         }
     }
 
@@ -401,8 +391,8 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
             parts.push_back({agent, t, t});
         }
     };
-    const auto check = [&](std::string_view agent, std::size_t t, const Decider& decider) {
-        if (decider.pair != nullptr) return;
+    const auto check = [&](std::string_view agent, std::size_t t, const Tracked* decider) {
+        if (decider != nullptr) return;
         add_run(missing, agent, t);
         const bool running = agent == task_reviewer ? open_cover[t] > 0 : running_member(agent);
         if (!running) add_run(to_send, agent, t);
@@ -413,14 +403,14 @@ std::optional<std::string> review_set_refusal(const ReviewSetInput& input) {
     // The open dispatches working on a missing part, named by line.
     std::vector<std::size_t> missing_upto(n + 1, 0); // missing tasks among 1..t
     for (std::size_t t = 1; t <= n; ++t)
-        missing_upto[t] = missing_upto[t - 1] + (task[t].pair == nullptr ? 1 : 0);
+        missing_upto[t] = missing_upto[t - 1] + (task[t] == nullptr ? 1 : 0);
     for (const Tracked* pair : open_members) {
         const std::string_view agent = pair->dispatch->agent;
         bool works_on_missing = false;
         if (agent == spec_reviewer) {
-            works_on_missing = spec.pair == nullptr;
+            works_on_missing = spec == nullptr;
         } else if (agent == graph_reviewer) {
-            works_on_missing = graph.pair == nullptr;
+            works_on_missing = graph == nullptr;
         } else if (pair->tasks && pair->tasks->first <= n) {
             const std::size_t last = std::min(pair->tasks->second, n);
             works_on_missing = missing_upto[last] > missing_upto[pair->tasks->first - 1];
