@@ -5,6 +5,7 @@
 #include "common/fast/arch/x86_64/avx2.hpp"
 #include "common/fast/arch/x86_64/sse2.hpp"
 #include "common/fast/cpu.hpp"
+#include "common/text/ascii.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -12,22 +13,11 @@
 
 namespace viber::fast {
 
-namespace {
-
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-} // namespace
-
 long escaped_unit(const char* bytes, std::size_t size, std::size_t at) {
     if (size - at < 6 || bytes[at] != '\\' || bytes[at + 1] != 'u') return -1;
     long unit = 0;
     for (std::size_t i = at + 2; i < at + 6; ++i) {
-        const int digit = hex_digit(bytes[i]);
+        const int digit = ascii::hex_value(bytes[i]);
         if (digit < 0) return -1;
         unit = unit * 16 + digit;
     }

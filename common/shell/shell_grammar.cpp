@@ -52,13 +52,6 @@ bool is_plain_byte(char c) {
     return plain_bytes[static_cast<unsigned char>(c)];
 }
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 } // namespace
 
 // Builds one word: a view of the command while its text is a contiguous slice, an owned buffer

@@ -28,6 +28,7 @@ namespace viber::shell::detail {
 inline bool is_blank(char c) {
     return c == ' ' || c == '\t';
 }
+using ascii::hex_value;
 using ascii::is_digit;
 inline bool is_name_start(char c) {
     return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');

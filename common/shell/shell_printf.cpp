@@ -12,13 +12,6 @@ int octal_digit(char c) {
     return c >= '0' && c <= '7' ? c - '0' : -1;
 }
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 // One backslash escape at text[i] == '\\' (printf's format, or a `%b` argument): appends what it
 // stands for and returns the bytes it took. `in_b`: `%b` reads `\0NNN` and `\c` (stop).
 std::size_t escape(std::string_view text, std::size_t i, std::string& out, bool in_b, bool& stop) {
@@ -70,8 +63,8 @@ std::size_t escape(std::string_view text, std::size_t i, std::string& out, bool 
     case 'x': {
         std::size_t k = i + 2;
         int value = 0;
-        while (k < text.size() && k < i + 4 && hex_digit(text[k]) >= 0)
-            value = value * 16 + hex_digit(text[k++]);
+        while (k < text.size() && k < i + 4 && hex_value(text[k]) >= 0)
+            value = value * 16 + hex_value(text[k++]);
         if (k == i + 2) break;
         out += static_cast<char>(value);
         return k - i;

@@ -33,5 +33,12 @@ constexpr bool is_blank(char c) noexcept {
 constexpr char to_lower(char c) noexcept {
     return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
 }
+// The value of a hexadecimal digit, or -1.
+constexpr int hex_value(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
 
 } // namespace viber::ascii
