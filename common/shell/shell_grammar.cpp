@@ -354,29 +354,11 @@ void Lexer::ansi_c_quoted(WordBuilder& word) {
             continue;
         }
         const char e = src_[pos_++];
+        if (const char byte = escaped_byte(e)) {
+            text += byte;
+            continue;
+        }
         switch (e) {
-        case 'n':
-            text += '\n';
-            break;
-        case 't':
-            text += '\t';
-            break;
-        case 'r':
-            text += '\r';
-            break;
-        case 'a':
-            text += '\a';
-            break;
-        case 'b':
-            text += '\b';
-            break;
-        case 'f':
-            text += '\f';
-            break;
-        case 'v':
-            text += '\v';
-            break;
-        case 'e':
         case 'E':
             text += '\x1b';
             break;
@@ -419,9 +401,6 @@ void Lexer::ansi_c_quoted(WordBuilder& word) {
             text += static_cast<char>(value & 0xff);
             break;
         }
-        case '\\':
-        case '\'':
-        case '"':
         case '?':
             text += e;
             break;

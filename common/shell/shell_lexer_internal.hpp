@@ -25,10 +25,8 @@
 
 namespace viber::shell::detail {
 
-inline bool is_blank(char c) {
-    return c == ' ' || c == '\t';
-}
 using ascii::hex_value;
+using ascii::is_blank;
 using ascii::is_digit;
 inline bool is_name_start(char c) {
     return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
@@ -37,6 +35,15 @@ inline bool is_name_char(char c) {
     return is_name_start(c) || is_digit(c);
 }
 inline constexpr auto lower = ascii::to_lower;
+
+// The byte a one-letter backslash escape stands for in `$'…'` and in printf (`\n` `\t` `\r` `\a`
+// `\b` `\f` `\v` `\e` `\\` `\'` `\"`), or '\0' for any other letter.
+inline char escaped_byte(char c) {
+    constexpr std::string_view letters = "ntrabfve\\'\"";
+    constexpr std::string_view bytes = "\n\t\r\a\b\f\v\x1b\\'\"";
+    const std::size_t at = letters.find(c);
+    return at == std::string_view::npos ? '\0' : bytes[at];
+}
 
 // Characters that end an unquoted word.
 constexpr bool is_metachar(char c) {

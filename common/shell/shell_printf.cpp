@@ -20,40 +20,11 @@ std::size_t escape(std::string_view text, std::size_t i, std::string& out, bool 
         return 1;
     }
     const char c = text[i + 1];
+    if (const char byte = escaped_byte(c)) {
+        out += byte;
+        return 2;
+    }
     switch (c) {
-    case 'n':
-        out += '\n';
-        return 2;
-    case 't':
-        out += '\t';
-        return 2;
-    case 'r':
-        out += '\r';
-        return 2;
-    case 'a':
-        out += '\a';
-        return 2;
-    case 'b':
-        out += '\b';
-        return 2;
-    case 'f':
-        out += '\f';
-        return 2;
-    case 'v':
-        out += '\v';
-        return 2;
-    case 'e':
-        out += '\x1b';
-        return 2;
-    case '\\':
-        out += '\\';
-        return 2;
-    case '"':
-        out += '"';
-        return 2;
-    case '\'':
-        out += '\'';
-        return 2;
     case 'c':
         if (in_b) {
             stop = true;

@@ -35,7 +35,7 @@ constexpr char to_lower(char c) noexcept {
 }
 // The value of a hexadecimal digit, or -1.
 constexpr int hex_value(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
+    if (is_digit(c)) return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
