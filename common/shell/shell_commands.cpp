@@ -75,11 +75,8 @@ std::string_view Lexer::normalise(std::string_view text, bool version_suffix) {
         const std::size_t at = text.find('@', 1);
         if (at != std::string_view::npos) text = text.substr(0, at);
     }
-    bool folded = false;
-    for (char c : text)
-        if (c >= 'A' && c <= 'Z') folded = true;
     std::string_view name = text;
-    if (folded) {
+    if (std::ranges::any_of(text, ascii::is_upper)) {
         std::string lowered(text);
         for (char& c : lowered) c = lower(c);
         name = r_.arena.store(lowered);

@@ -10,13 +10,6 @@ namespace viber::shell::detail {
 
 namespace {
 
-bool all_digits(std::string_view s) {
-    if (s.empty()) return false;
-    for (char c : s)
-        if (!is_digit(c)) return false;
-    return true;
-}
-
 enum class Mode : std::uint8_t {
     command_start, // the next word is a command word (or a reserved word, or an assignment)
     in_command,    // the next word is an argument
@@ -723,7 +716,8 @@ void Lexer::redirect(unsigned depth, SimpleCommand& simple) {
     if (duplicate) {
         std::string_view target = r.target.text;
         if (!target.empty() && target.back() == '-' && target.size() > 1) target.remove_suffix(1);
-        if (!(target == "-" || all_digits(target))) r.kind = RedirectKind::output_and_error;
+        if (!(target == "-" || (!target.empty() && std::ranges::all_of(target, is_digit))))
+            r.kind = RedirectKind::output_and_error;
     }
     if (heredoc) {
         // A command written with CRLF line ends carries the CR on the delimiter and on its

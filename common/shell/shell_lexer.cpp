@@ -11,11 +11,7 @@
 
 namespace viber::shell {
 
-namespace {
-
 using detail::lower;
-
-} // namespace
 
 bool Command::is(std::string_view lower_name) const {
     // The first byte first: the guards ask each command for a few dozen names.
@@ -106,18 +102,7 @@ std::string joined_words(const Command& command, std::size_t max_bytes) {
             out += "…";
             break;
         }
-        if (!quoted) {
-            out += w.text;
-            continue;
-        }
-        out += '\'';
-        for (char c : w.text) {
-            if (c == '\'')
-                out += "'\\''";
-            else
-                out += c;
-        }
-        out += '\'';
+        out += quoted ? detail::single_quoted(w.text) : std::string(w.text);
     }
     return out;
 }

@@ -36,6 +36,9 @@ inline bool is_name_char(char c) {
 }
 inline constexpr auto lower = ascii::to_lower;
 
+// `'…'` around `text` with each `'` written `'\''`: a word sh reads back as `text`.
+std::string single_quoted(std::string_view text);
+
 // The byte a one-letter backslash escape stands for in `$'…'` and in printf (`\n` `\t` `\r` `\a`
 // `\b` `\f` `\v` `\e` `\\` `\'` `\"`), or '\0' for any other letter.
 inline char escaped_byte(char c) {

@@ -26,7 +26,8 @@ std::string_view tmux_value_options(std::string_view sub) {
     return "cefFlnst";
 }
 
-// `'…'` around `text` with each `'` written `'\''`: a word sh reads back as `text`.
+} // namespace
+
 std::string single_quoted(std::string_view text) {
     std::string out = "'";
     for (const char c : text) {
@@ -39,14 +40,12 @@ std::string single_quoted(std::string_view text) {
     return out;
 }
 
-} // namespace
-
 void Lexer::terminal_commands(const SimpleCommand& simple, std::span<const Word> words,
                               std::size_t i, std::size_t end, std::string_view name, unsigned depth,
                               bool fed, bool find) {
     std::vector<std::string> lines;
     std::string typed; // send-keys / stuff: the keys so far on the current line
-    const auto typed_text = [&](std::string_view text, bool keys) {
+    const auto typed_text = [&](std::string_view text) {
         // `^M`, `\n`, `\r` (two characters, or the real character) end a line.
         for (std::size_t k = 0; k < text.size(); ++k) {
             const char c = text[k];
@@ -61,7 +60,6 @@ void Lexer::terminal_commands(const SimpleCommand& simple, std::span<const Word>
             }
             typed += c;
         }
-        (void)keys;
     };
     if (name == "screen") {
         // screen [options] -X stuff TEXT; without -X, `screen [options] CMD ARGS…` runs CMD.
@@ -70,7 +68,7 @@ void Lexer::terminal_commands(const SimpleCommand& simple, std::span<const Word>
             const std::string_view w = words[k].text;
             if (w == "-X") {
                 if (k + 2 < end && words[k + 1].text == "stuff")
-                    typed_text(script_of(simple, words[k + 2]), false);
+                    typed_text(script_of(simple, words[k + 2]));
                 return finish_typed(lines, depth, name, fed, find);
             }
             // `-S NAME`, `-dmS NAME`: a flag group ending in a letter that takes a value.
@@ -79,14 +77,7 @@ void Lexer::terminal_commands(const SimpleCommand& simple, std::span<const Word>
                 w.find_first_not_of("dmDRrxAaLlqUOi", 1) >= w.size() - 1;
             k += value ? 2 : 1;
         }
-        if (k < end) {
-            std::string line;
-            for (std::size_t m = k; m < end; ++m) {
-                if (!line.empty()) line += ' ';
-                line += script_of(simple, words[m]);
-            }
-            lines.push_back(std::move(line));
-        }
+        if (k < end) lines.emplace_back(join_scripts(simple, words.subspan(k, end - k)));
     } else {
         std::size_t k = i + 1;
         // tmux's own options, then the subcommand.
@@ -125,11 +116,7 @@ void Lexer::terminal_commands(const SimpleCommand& simple, std::span<const Word>
         if (k >= end) return;
         if (!send) {
             // The remaining words, joined, are a shell command: read as `sh -c STRING`.
-            std::string line;
-            for (std::size_t m = k; m < end; ++m) {
-                if (!line.empty()) line += ' ';
-                line += script_of(simple, words[m]);
-            }
+            const std::string_view line = join_scripts(simple, words.subspan(k, end - k));
             if (!expansion_fits(line.size() + 8)) return;
             r_.expansion_budget -= line.size() + 8;
             nested(r_.arena.store("sh -c " + single_quoted(line)), depth, {name, sub}, fed, find);
@@ -145,7 +132,7 @@ void Lexer::terminal_commands(const SimpleCommand& simple, std::span<const Word>
             } else if (!literal && key == "Tab") {
                 typed += '\t';
             } else {
-                typed_text(script_of(simple, words[k]), true);
+                typed_text(script_of(simple, words[k]));
             }
         }
     }

@@ -289,15 +289,14 @@ void Lexer::remember_read(const SimpleCommand& simple, std::span<const Word> arg
     }
     std::string_view line(*text);
     line = line.substr(0, line.find('\n'));
-    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
     for (std::size_t k = 0; k < names.size(); ++k) {
-        while (!line.empty() && blank(line.front())) line.remove_prefix(1);
+        while (!line.empty() && is_blank(line.front())) line.remove_prefix(1);
         std::size_t cut = 0;
         if (k + 1 < names.size()) {
-            while (cut < line.size() && !blank(line[cut])) ++cut;
+            while (cut < line.size() && !is_blank(line[cut])) ++cut;
         } else {
             cut = line.size();
-            while (cut > 0 && blank(line[cut - 1])) --cut;
+            while (cut > 0 && is_blank(line[cut - 1])) --cut;
         }
         r_.literals[names[k]] = std::string(line.substr(0, cut));
         line.remove_prefix(std::min(line.size(), cut));
