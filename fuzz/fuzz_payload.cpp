@@ -2,6 +2,7 @@
 // decoder of long strings must read every string as Boost.JSON does, lone surrogates rewritten
 // first) and top-level key access on arbitrary stdin bytes.
 #include "common/io/payload.hpp"
+#include "common/os/os.hpp"
 
 #include <boost/json/parse.hpp>
 #include <cstddef>
@@ -29,6 +30,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool reference_object = !ec && reference.is_object();
     if (reference_object != payload.has_value()) std::abort();
     if (payload && boost::json::value(*payload) != reference) std::abort();
-    (void)viber::contains(bytes, "viber:");
+    (void)viber::os::contains_bytes(bytes, "viber:");
     return 0;
 }

@@ -339,7 +339,7 @@ std::optional<GateInput> gather(const json::object& payload, Trace& trace, const
     // Outside a planner episode only the file count reads the plan, and it reads the file a piece
     // at a time (count_plan_files): the plan is never held whole.
     if (!switch_needed_first) plan.text = read_regular_file(plan.path);
-    plan.mtime = mtime_seconds(plan.path);
+    plan.mtime = os::mtime_seconds(plan.path);
     if (trace.on())
         trace.read("plan " + plan.path +
                    (switch_needed_first

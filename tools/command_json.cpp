@@ -112,7 +112,7 @@ int commands_json_tool(std::string_view mode) {
         return 1;
     }
     if (mode == "text") {
-        write_stdout(commands_json(*bytes));
+        os::write_stdout(commands_json(*bytes));
         return 0;
     }
     if (mode == "text0") { // one line per command, in order (the oracle's batches)
@@ -124,18 +124,18 @@ int commands_json_tool(std::string_view mode) {
             if (nul == std::string_view::npos) break;
             rest.remove_prefix(nul + 1);
         }
-        write_stdout(out);
+        os::write_stdout(out);
         return 0;
     }
     const std::optional<boost::json::object> payload = parse_object(*bytes);
     const std::optional<std::string_view> command = payload ? bash_command(*payload) : std::nullopt;
     if (!command) {
-        write_stdout("{\"commands\":[],\"chain_operators\":0,\"depth_cap_reached\":false,"
-                     "\"expansion_cap_reached\":false,\"count_cap_reached\":false,"
-                     "\"command_found\":false}\n");
+        os::write_stdout("{\"commands\":[],\"chain_operators\":0,\"depth_cap_reached\":false,"
+                         "\"expansion_cap_reached\":false,\"count_cap_reached\":false,"
+                         "\"command_found\":false}\n");
         return 0;
     }
-    write_stdout(commands_json(*command));
+    os::write_stdout(commands_json(*command));
     return 0;
 }
 

@@ -74,7 +74,7 @@ std::string agent_type_of(const std::string& agent_file) {
     std::string line;
     while (reader.next(line)) {
         if (reader.too_long()) continue;
-        if (!contains(line, "gent")) continue;
+        if (!os::contains_bytes(line, "gent")) continue;
         const std::optional<json::object> object = parse_object(line);
         if (!object) continue;
         for (std::string_view key : {"agentType", "agent_type"})
@@ -149,7 +149,8 @@ void read_agent_bash(const std::string& file, const std::string& agent_type,
             ++count.long_lines;
             continue;
         }
-        if (!contains(line, "\"Bash\"") || !contains(line, "tool_use")) continue;
+        if (!os::contains_bytes(line, "\"Bash\"") || !os::contains_bytes(line, "tool_use"))
+            continue;
         const std::optional<json::object> object = parse_object(line);
         if (!object) continue;
         const std::optional<std::string_view> type = string_field(*object, "type");
@@ -187,7 +188,8 @@ void read_agent_stop(const std::string& file, const std::string& agent_type,
             ++count.long_lines;
             continue;
         }
-        if (!contains(line, "\"assistant\"") || !contains(line, "\"text\"")) continue;
+        if (!os::contains_bytes(line, "\"assistant\"") || !os::contains_bytes(line, "\"text\""))
+            continue;
         std::optional<json::object> object = parse_object(line);
         if (!object) continue;
         const std::optional<std::string_view> type = string_field(*object, "type");
@@ -237,8 +239,9 @@ void read_main_lines(const std::string& file, ReplayCalls calls, Keep& keep, Rep
             ++count.long_lines;
             continue;
         }
-        if (exits ? !contains(line, "\"ExitPlanMode\"")
-                  : !contains(line, "\"permissionMode\"") || !contains(line, "\"user\"")) {
+        if (exits ? !os::contains_bytes(line, "\"ExitPlanMode\"")
+                  : !os::contains_bytes(line, "\"permissionMode\"") ||
+                        !os::contains_bytes(line, "\"user\"")) {
             continue;
         }
         const std::optional<json::object> object = parse_object(line);
@@ -345,7 +348,7 @@ std::string what_was_read(const std::vector<std::string>& files, ReplayCalls cal
         std::string line;
         while (reader.next(line)) {
             ++lines;
-            if (reader.too_long() || !contains(line, "tool_use")) continue;
+            if (reader.too_long() || !os::contains_bytes(line, "tool_use")) continue;
             const std::optional<json::object> object = parse_object(line);
             if (!object ||
                 string_field(*object, "type") != std::optional<std::string_view>("assistant"))

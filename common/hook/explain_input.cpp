@@ -89,7 +89,7 @@ ExplainInput explain_input_log(std::string_view spec, std::string_view hook) {
             break;
         }
         // The last line of this hook: a cheap byte test first, the parse only on a candidate.
-        if (!contains(line, hook)) continue;
+        if (!os::contains_bytes(line, hook)) continue;
         const std::optional<json::object> entry = parse_object(line);
         if (!entry) continue;
         const std::optional<std::string_view> name = string_field(*entry, "hook");

@@ -119,7 +119,7 @@ int explain(const HookInfo& info, ExplainInput input) {
             " (" + std::to_string(utf8::code_points(decision.reason)) + " characters of reason)";
     text += "\n\nHook mode prints:\n";
     text += decision.answer ? to_line(*decision.answer) : std::string("(nothing)\n");
-    write_stdout(utf8::repaired(text));
+    os::write_stdout(utf8::repaired(text));
     return 0;
 }
 
@@ -245,7 +245,7 @@ int tool_mode(int argc, char** argv, const HookInfo& info) {
 }
 
 void answer(const Decision& decision) {
-    if (decision.answer) write_stdout(to_line(*decision.answer));
+    if (decision.answer) os::write_stdout(to_line(*decision.answer));
 }
 
 // Appends the call to the troubleshooting log when VIBER_HOOKS_LOG names one; never throws.
@@ -268,12 +268,13 @@ void log_call(const HookInfo& info, os::Clock::time_point start, const Decision&
         if (path == nullptr || *path == '\0') return;
         const auto micros =
             std::chrono::duration_cast<std::chrono::microseconds>(os::Clock::now() - start).count();
-        if (append_log(path, log_line(LogEntry{.hook = info.name,
-                                               .time = std::chrono::system_clock::now(),
-                                               .micros = micros,
-                                               .decision = decision.kind,
-                                               .reason = decision.reason,
-                                               .payload = payload ? &*payload : nullptr})))
+        if (os::append_to_regular_file(
+                path, log_line(LogEntry{.hook = info.name,
+                                        .time = std::chrono::system_clock::now(),
+                                        .micros = micros,
+                                        .decision = decision.kind,
+                                        .reason = decision.reason,
+                                        .payload = payload ? &*payload : nullptr})))
             return;
         // Said once, on stderr: stdout is the answer, and the decision and exit stay as they are.
         std::cerr << info.name << ": " << log_variable << "=" << utf8::repaired(path)
@@ -291,7 +292,7 @@ Decision decide_stdin(const HookInfo& info, std::optional<std::string> stdin_byt
     // An unread stdin is no bytes, never a null view: memmem and friends take no null pointer.
     const std::string_view bytes =
         stdin_bytes ? std::string_view(*stdin_bytes) : std::string_view("");
-    if (info.prefilter == Prefilter::viber_agent && !contains(bytes, "viber:")) {
+    if (info.prefilter == Prefilter::viber_agent && !os::contains_bytes(bytes, "viber:")) {
         if (trace.on()) {
             if (source == PayloadSource::standard_input)
                 trace.read("stdin: " + std::to_string(bytes.size()) + " bytes");

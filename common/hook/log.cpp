@@ -80,10 +80,6 @@ LoggedPayload logged_payload(const std::optional<std::string>& stdin_bytes) {
     return out;
 }
 
-bool append_log(const char* path, std::string_view line) {
-    return os::append_to_regular_file(path, line);
-}
-
 std::optional<std::string> log_unwritable(const std::string& path) {
     switch (os::file_kind(path)) {
     case os::FileKind::directory:

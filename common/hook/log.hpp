@@ -48,13 +48,6 @@ struct LogEntry {
 // `"payload_read":false` when stdin was not read in full.
 std::string log_line(const LogEntry& entry);
 
-// Appends `line` to `path` in one O_APPEND write, so two hooks running at once never interleave
-// within a line. Only a regular file or a path that does not exist yet is written: the file is
-// opened without blocking and checked on the descriptor, so a FIFO or a device is left alone.
-// False when the line was not written; the log never changes what a hook does, so the caller
-// only reports it (once, on stderr).
-bool append_log(const char* path, std::string_view line);
-
 // Why the log at `path` cannot be written (a directory, not a regular file, a missing or
 // unwritable directory, an unwritable file), or nullopt when it looks writable. Nothing is opened
 // or created: --explain says it without writing, hook mode after a failed append.

@@ -56,8 +56,4 @@ std::string_view cut_trailing_newlines(std::string_view text) {
     }
 }
 
-std::optional<std::time_t> mtime_seconds(const std::string& path) {
-    return os::mtime_seconds(path);
-}
-
 } // namespace viber

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstddef>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,8 +24,5 @@ std::optional<std::string> read_regular_file(const std::string& path,
 // `text` with its trailing newlines (LF or CRLF) cut, as the shell's $(cat) did: how the plugin's
 // text files (manifest, plan hints) are injected.
 std::string_view cut_trailing_newlines(std::string_view text);
-
-// Modification time of a regular file, in whole seconds since the epoch.
-std::optional<std::time_t> mtime_seconds(const std::string& path);
 
 } // namespace viber

@@ -1,7 +1,6 @@
 // output.cpp: the hook answers and the one writer every hook prints through.
 #include "common/io/output.hpp"
 
-#include "common/os/os.hpp"
 #include "common/text/utf8.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -97,10 +96,6 @@ std::string to_line(const json::value& answer) {
     std::string line = json::serialize(printable);
     line.push_back('\n');
     return line;
-}
-
-void write_stdout(std::string_view line) {
-    os::write_stdout(line);
 }
 
 } // namespace viber

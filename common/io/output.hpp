@@ -39,8 +39,4 @@ std::string output_text(std::string_view text);
 // so bytes from files, paths and payloads never reach stdout as they are.
 std::string to_line(const boost::json::value& answer);
 
-// Writes `line` to stdout in full (retrying short writes); errors are ignored, because a hook
-// whose reader went away has nobody left to tell.
-void write_stdout(std::string_view line);
-
 } // namespace viber

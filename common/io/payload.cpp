@@ -271,8 +271,4 @@ bool is_true(const boost::json::object& obj, std::string_view key) {
     return value != nullptr && value->is_bool() && value->get_bool();
 }
 
-bool contains(std::string_view haystack, std::string_view needle) {
-    return os::contains_bytes(haystack, needle);
-}
-
 } // namespace viber

@@ -49,8 +49,4 @@ bool is_true(const boost::json::object& obj, std::string_view key);
 // or not of that type. Both Bash guards read the command through this one accessor.
 std::optional<std::string_view> bash_command(const boost::json::object& payload);
 
-// True when `needle` occurs in `haystack` (memmem): the cheap test that lets a guard dismiss a
-// payload without parsing it.
-bool contains(std::string_view haystack, std::string_view needle);
-
 } // namespace viber

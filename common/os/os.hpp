@@ -105,10 +105,11 @@ std::optional<std::vector<std::string>> directory_names(const std::string& path,
 // Modification time of a regular file, in whole seconds since the epoch.
 std::optional<std::time_t> mtime_seconds(const std::string& path);
 
-// Appends `bytes` to `path` in one write when it is a regular file or absent (then created): a
-// FIFO or device is never opened, and one swapped in before the open is closed unwritten. The
-// open never blocks. False when nothing or not all was written: this is for the troubleshooting
-// log, whose caller only reports it.
+// Appends `bytes` to `path` in one append write (O_APPEND; Windows: FILE_APPEND_DATA), so two
+// hooks logging at once never interleave within a line, when it is a regular file or absent (then
+// created): a FIFO or device is never opened, and one swapped in before the open is closed
+// unwritten. The open never blocks. False when nothing or not all was written: this is for the
+// troubleshooting log, which never changes what a hook does, so its caller only reports it.
 bool append_to_regular_file(const char* path, std::string_view bytes);
 
 // True when this process may write to `path` (a file or a directory) as its permissions stand;

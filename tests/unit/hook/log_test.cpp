@@ -2,6 +2,7 @@
 // its append rules.
 #define BOOST_TEST_MODULE log
 #include "common/hook/log.hpp"
+#include "common/os/os.hpp"
 #include "common/text/utf8.hpp"
 #include "support/platform.hpp"
 #include "support/scratch.hpp"
@@ -100,8 +101,8 @@ BOOST_AUTO_TEST_CASE(append_creates_then_appends_to_a_regular_file) {
     viber::testing::ScratchDir dir;
     const std::string path = dir / "hooks.log";
     BOOST_TEST(!viber::log_unwritable(path).has_value()); // absent, in a writable directory
-    BOOST_TEST(viber::append_log(path.c_str(), "one\n"));
-    BOOST_TEST(viber::append_log(path.c_str(), "two\n"));
+    BOOST_TEST(viber::os::append_to_regular_file(path.c_str(), "one\n"));
+    BOOST_TEST(viber::os::append_to_regular_file(path.c_str(), "two\n"));
     BOOST_TEST(read_file(path) == "one\ntwo\n");
     BOOST_TEST(!viber::log_unwritable(path).has_value());
 }
@@ -111,10 +112,11 @@ BOOST_AUTO_TEST_CASE(append_leaves_a_fifo_a_directory_and_a_missing_directory_al
     viber::testing::ScratchDir dir;
     const std::string fifo = dir / "fifo";
     BOOST_REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    BOOST_TEST(!viber::append_log(fifo.c_str(), "x\n")); // at once: no reader, nothing opened
-    BOOST_TEST(!viber::append_log(dir.path().c_str(), "x\n"));
+    BOOST_TEST(!viber::os::append_to_regular_file(fifo.c_str(),
+                                                  "x\n")); // at once: no reader, nothing opened
+    BOOST_TEST(!viber::os::append_to_regular_file(dir.path().c_str(), "x\n"));
     const std::string nowhere = dir / "no/such/dir/log";
-    BOOST_TEST(!viber::append_log(nowhere.c_str(), "x\n"));
+    BOOST_TEST(!viber::os::append_to_regular_file(nowhere.c_str(), "x\n"));
     // Each failure has its reason, found without writing.
     BOOST_TEST(viber::log_unwritable(fifo).value_or("") ==
                "it is not a regular file (a FIFO or a device is never written)");

@@ -16,8 +16,8 @@
 
 using viber::is_directory;
 using viber::is_regular_file;
-using viber::mtime_seconds;
 using viber::read_regular_file;
+using viber::os::mtime_seconds;
 using viber::testing::ScratchDir;
 
 namespace {

@@ -2,6 +2,7 @@
 // out.
 #define BOOST_TEST_MODULE output
 #include "common/io/output.hpp"
+#include "common/os/os.hpp"
 #include "common/text/utf8.hpp"
 
 #include <boost/json/parse.hpp>
@@ -114,7 +115,7 @@ BOOST_AUTO_TEST_CASE(write_stdout_writes_everything) {
                 got.append(buffer, static_cast<std::size_t>(n));
             }
         });
-        viber::write_stdout(line);
+        BOOST_TEST(viber::os::write_stdout(line));
         captured.restore(); // closes the last write end: the reader sees EOF
         reader.join();
     }
@@ -128,7 +129,7 @@ BOOST_AUTO_TEST_CASE(write_stdout_to_a_closed_reader_returns) {
     ::close(captured.read_end);
     captured.read_end = -1;
     // EPIPE: nobody is left to tell; the write must neither block, throw nor kill the process.
-    BOOST_CHECK_NO_THROW(viber::write_stdout("{\"decision\":\"block\"}\n"));
+    BOOST_CHECK_NO_THROW(viber::os::write_stdout("{\"decision\":\"block\"}\n"));
 }
 
 BOOST_AUTO_TEST_SUITE(writer_guarantees)

@@ -1,6 +1,7 @@
 // payload_test.cpp: the bounded stdin reader, BOM stripping, parsing and top-level key access.
 #define BOOST_TEST_MODULE payload
 #include "common/io/payload.hpp"
+#include "common/os/os.hpp"
 #include "support/environment.hpp"
 #include "support/scratch.hpp"
 
@@ -429,11 +430,11 @@ BOOST_AUTO_TEST_CASE(is_true_only_for_json_true) {
 }
 
 BOOST_AUTO_TEST_CASE(contains_finds_raw_bytes) {
-    BOOST_TEST(viber::contains(R"({"agent_type":"viber:x"})", "viber:"));
-    BOOST_TEST(!viber::contains(R"({"agent_type":"general-purpose"})", "viber:"));
-    BOOST_TEST(!viber::contains("viber", "viber:"));
-    BOOST_TEST(viber::contains(std::string_view("a\0viber:", 8), "viber:"));
-    BOOST_TEST(viber::contains("anything", ""));
+    BOOST_TEST(viber::os::contains_bytes(R"({"agent_type":"viber:x"})", "viber:"));
+    BOOST_TEST(!viber::os::contains_bytes(R"({"agent_type":"general-purpose"})", "viber:"));
+    BOOST_TEST(!viber::os::contains_bytes("viber", "viber:"));
+    BOOST_TEST(viber::os::contains_bytes(std::string_view("a\0viber:", 8), "viber:"));
+    BOOST_TEST(viber::os::contains_bytes("anything", ""));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
