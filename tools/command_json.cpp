@@ -7,18 +7,17 @@
 #include "common/shell/shell_lexer.hpp"
 #include "common/text/utf8.hpp"
 
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
-#include <boost/json/string.hpp>
 #include <iostream>
 #include <optional>
 
 namespace viber::shell {
 
-namespace {
+namespace json = boost::json;
 
-void append_string(std::string& out, std::string_view text) {
-    out += boost::json::serialize(boost::json::string(utf8::repaired(text)));
-}
+namespace {
 
 // A word whose text is what the command receives: no expansion, no unquoted glob, no brace list.
 bool is_literal(const Word& w) {
@@ -29,73 +28,45 @@ bool is_literal(const Word& w) {
     return true;
 }
 
+json::array words_json(std::span<const Word> words) {
+    json::array out;
+    for (const Word& w : words)
+        out.push_back(json::object{{"text", utf8::repaired(w.text)}, {"literal", is_literal(w)}});
+    return out;
+}
+
 class JsonSink final : public CommandSink {
 public:
-    explicit JsonSink(std::string& out) : out_(out) {}
-
     void command(const Command& c) override {
         if (c.words.empty()) return;
-        if (count_++ > 0) out_ += ',';
-        out_ += "{\"name\":";
-        append_string(out_, c.name);
-        out_ += ",\"words\":";
-        append_words(c.words);
-        out_ += ",\"path\":[";
-        bool first = true;
-        for (const PathStep& step : c.path) {
-            if (!first) out_ += ',';
-            first = false;
-            out_ += "{\"name\":";
-            append_string(out_, step.name);
-            out_ += ",\"how\":";
-            append_string(out_, step.how);
-            out_ += '}';
-        }
-        out_ += "],\"depth\":" + std::to_string(c.depth);
-        out_ += c.is_wrapper ? ",\"wrapper\":true" : ",\"wrapper\":false";
-        out_ += c.query ? ",\"query\":true" : ",\"query\":false";
-        out_ += c.fed_by_input ? ",\"fed_by_input\":true" : ",\"fed_by_input\":false";
-        out_ += c.via_find ? ",\"via_find\":true" : ",\"via_find\":false";
-        if (c.first_in_simple_command) {
-            out_ += ",\"first\":true,\"simple_words\":";
-            append_words(c.simple_words);
-            out_ += '}';
-        } else {
-            out_ += ",\"first\":false}";
-        }
+        json::array path;
+        for (const PathStep& step : c.path)
+            path.push_back(json::object{{"name", utf8::repaired(step.name)},
+                                        {"how", utf8::repaired(step.how)}});
+        json::object out{{"name", utf8::repaired(c.name)},    {"words", words_json(c.words)},
+                         {"path", std::move(path)},           {"depth", c.depth},
+                         {"wrapper", c.is_wrapper},           {"query", c.query},
+                         {"fed_by_input", c.fed_by_input},    {"via_find", c.via_find},
+                         {"first", c.first_in_simple_command}};
+        if (c.first_in_simple_command) out["simple_words"] = words_json(c.simple_words);
+        commands.push_back(std::move(out));
     }
 
-private:
-    void append_words(std::span<const Word> words) {
-        out_ += '[';
-        bool first = true;
-        for (const Word& w : words) {
-            if (!first) out_ += ',';
-            first = false;
-            out_ += "{\"text\":";
-            append_string(out_, w.text);
-            out_ += is_literal(w) ? ",\"literal\":true}" : ",\"literal\":false}";
-        }
-        out_ += ']';
-    }
-
-    std::string& out_;
-    std::size_t count_ = 0;
+    json::array commands;
 };
 
 } // namespace
 
 std::string commands_json(std::string_view command, std::size_t max_commands) {
-    std::string out = "{\"commands\":[";
-    JsonSink sink(out);
+    JsonSink sink;
     const Summary summary = read_commands(command, sink, Options{.max_commands = max_commands});
-    out += "],\"chain_operators\":" + std::to_string(summary.chain_operators);
-    out +=
-        summary.reached_depth_cap ? ",\"depth_cap_reached\":true" : ",\"depth_cap_reached\":false";
-    out += summary.reached_expansion_cap ? ",\"expansion_cap_reached\":true"
-                                         : ",\"expansion_cap_reached\":false";
-    out += summary.reached_command_cap ? ",\"count_cap_reached\":true}\n"
-                                       : ",\"count_cap_reached\":false}\n";
+    std::string out =
+        json::serialize(json::object{{"commands", std::move(sink.commands)},
+                                     {"chain_operators", summary.chain_operators},
+                                     {"depth_cap_reached", summary.reached_depth_cap},
+                                     {"expansion_cap_reached", summary.reached_expansion_cap},
+                                     {"count_cap_reached", summary.reached_command_cap}});
+    out += '\n';
     return out;
 }
 
