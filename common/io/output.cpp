@@ -9,47 +9,26 @@ namespace viber {
 
 namespace json = boost::json;
 
-namespace {
-json::value pretool(std::string_view decision, std::optional<std::string_view> reason) {
-    json::object inner;
-    inner["hookEventName"] = "PreToolUse";
-    inner["permissionDecision"] = decision;
-    if (reason) inner["permissionDecisionReason"] = *reason;
-    json::object outer;
-    outer["hookSpecificOutput"] = std::move(inner);
-    return outer;
-}
-} // namespace
-
 json::value pretool_deny(std::string_view reason) {
-    return pretool("deny", reason);
+    return {{"hookSpecificOutput",
+             {{"hookEventName", "PreToolUse"},
+              {"permissionDecision", "deny"},
+              {"permissionDecisionReason", reason}}}};
 }
 
 json::value additional_context(std::string_view event, std::string_view context) {
-    json::object inner;
-    inner["hookEventName"] = event;
-    inner["additionalContext"] = context;
-    json::object outer;
-    outer["hookSpecificOutput"] = std::move(inner);
-    return outer;
+    return {{"hookSpecificOutput", {{"hookEventName", event}, {"additionalContext", context}}}};
 }
 
 json::value session_start(std::optional<std::string_view> context,
                           std::string_view system_message) {
-    json::object inner;
-    inner["hookEventName"] = "SessionStart";
+    json::object inner{{"hookEventName", "SessionStart"}};
     if (context) inner["additionalContext"] = *context;
-    json::object outer;
-    outer["hookSpecificOutput"] = std::move(inner);
-    outer["systemMessage"] = system_message;
-    return outer;
+    return {{"hookSpecificOutput", std::move(inner)}, {"systemMessage", system_message}};
 }
 
 json::value block_stop(std::string_view reason) {
-    json::object outer;
-    outer["decision"] = "block";
-    outer["reason"] = reason;
-    return outer;
+    return {{"decision", "block"}, {"reason", reason}};
 }
 
 std::string capped(std::string_view text, std::size_t cap) {
