@@ -483,12 +483,6 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
 }
 
 int replay(const HookInfo& info, const std::string& path) {
-    if (info.replay == nullptr) {
-        std::cerr << info.name
-                  << ": --replay is for the hooks that judge recorded calls (plan-gate, "
-                     "plan-hints, kill-guard, shell-guard, verdict-nudge); try --help\n";
-        return 2;
-    }
     const ReplaySpec& spec = *info.replay;
     // The heading is printed once the path is known to hold a transcript: a refusal is one line.
     bool headed = false;
@@ -515,55 +509,37 @@ int replay(const HookInfo& info, const std::string& path) {
                                                     : call.agent_type)
                           << ")\n";
             }
-            if (spec.judge != nullptr) {
-                ReplayJudgement judged_call;
-                try {
-                    const std::optional<json::object> payload = parse_object(call.payload);
-                    if (payload) judged_call = spec.judge(*payload, call.transcript_bytes);
-                } catch (const std::exception& e) {
-                    judged_call = {.decision = "none",
-                                   .label = std::string("failed open: ") + e.what(),
-                                   .why = ""};
-                }
-                ++judged;
-                ++decisions[judged_call.decision];
-                if (!judged_call.label.empty()) ++labels[judged_call.label];
-                std::string row = "  line " + std::to_string(call.line);
-                row.resize(std::max<std::size_t>(row.size(), 13), ' ');
-                row += " " + judged_call.decision;
-                row.resize(std::max<std::size_t>(row.size(), 21), ' ');
-                row += " " + (judged_call.label.empty() ? std::string("-") : judged_call.label);
-                row.resize(std::max<std::size_t>(row.size(), 40), ' ');
-                row += " " + one_line(call.what);
-                std::cout << row << "\n";
-                if (!judged_call.why.empty())
-                    std::cout << "      " << utf8::repaired(judged_call.why) << "\n";
-                return;
-            }
-            Decision decision;
-            std::string label;
+            // The hook's own judge (an unparsable payload: no decision), else hook mode's
+            // decision with the spec's label.
+            ReplayJudgement judgement;
             try {
-                std::string bytes = call.payload;
-                Trace off;
-                decision = decide_stdin(info, std::move(bytes), off);
-                const std::optional<json::object> payload = parse_object(call.payload);
-                if (spec.label != nullptr && payload) label = spec.label(decision, *payload);
+                if (spec.judge != nullptr) {
+                    const std::optional<json::object> payload = parse_object(call.payload);
+                    if (payload) judgement = spec.judge(*payload, call.transcript_bytes);
+                } else {
+                    Trace off;
+                    const Decision decision = decide_stdin(info, call.payload, off);
+                    judgement.decision = to_string(decision.kind);
+                    const std::optional<json::object> payload = parse_object(call.payload);
+                    if (spec.label != nullptr && payload)
+                        judgement.label = spec.label(decision, *payload);
+                }
             } catch (const std::exception& e) {
-                decision = Decision::nothing();
-                label = std::string("failed open: ") + e.what();
+                judgement = {.decision = "none", .label = std::string("failed open: ") + e.what()};
             }
             ++judged;
-            const std::string kind(to_string(decision.kind));
-            ++decisions[kind];
-            if (!label.empty()) ++labels[label];
+            ++decisions[judgement.decision];
+            if (!judgement.label.empty()) ++labels[judgement.label];
             std::string row = "  line " + std::to_string(call.line);
             row.resize(std::max<std::size_t>(row.size(), 13), ' ');
-            row += " " + kind;
+            row += " " + judgement.decision;
             row.resize(std::max<std::size_t>(row.size(), 21), ' ');
-            row += " " + (label.empty() ? std::string("-") : label);
+            row += " " + (judgement.label.empty() ? std::string("-") : judgement.label);
             row.resize(std::max<std::size_t>(row.size(), 40), ' ');
             row += " " + one_line(call.what);
             std::cout << row << "\n";
+            if (!judgement.why.empty())
+                std::cout << "      " << utf8::repaired(judgement.why) << "\n";
         },
         count);
     if (!found) {

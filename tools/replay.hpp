@@ -96,7 +96,8 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
 
 // Tool mode's --replay: every call printed with its agent, command or event, decision and label,
 // then a summary count; when no call was judged, what was read (lines, tool calls by name). 0, or
-// 2 (one line on stderr) for a hook without replay or a path that holds no transcript.
+// 2 (one line on stderr) for a path that holds no transcript. `info.replay` is set: tool mode
+// offers --replay only then.
 int replay(const HookInfo& info, const std::string& path);
 
 } // namespace viber
