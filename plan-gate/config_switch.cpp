@@ -30,8 +30,9 @@ bool switch_is_on(std::string_view config_output) {
 std::optional<std::string> run_bash_script(const std::string& script, const std::string& cwd,
                                            std::chrono::milliseconds limit,
                                            std::size_t max_output) {
+    const os::Clock::time_point deadline = os::Clock::now() + limit; // counted before the start
     const os::RunResult run =
-        os::run_captured({"bash", script}, cwd, os::Clock::now() + limit, max_output);
+        os::start_captured({"bash", script}, cwd).finish(deadline, max_output);
     if (run.end != os::RunEnd::exited) return std::nullopt;
     return run.output;
 }

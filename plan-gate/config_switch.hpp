@@ -32,7 +32,7 @@ bool switch_is_on(std::string_view config_output);
 // Returns its stdout when it exits within `limit` with at most `max_output` bytes of it; nullopt
 // when it could not start, overran the output bound, or ran past `limit`. Whatever happened, the
 // script and everything it started (background jobs, setsid grandchildren) are ended before this
-// returns (os::run_captured). Its exit status is ignored. Neither `script` nor `cwd` ever passes
+// returns (os::start_captured). Its exit status is ignored. Neither `script` nor `cwd` ever passes
 // through a shell command line, so no character in them is special.
 std::optional<std::string> run_bash_script(const std::string& script, const std::string& cwd,
                                            std::chrono::milliseconds limit = config_time_limit,

@@ -238,8 +238,4 @@ private:
 // until then (docs/contract.md, "One deadline").
 CapturedRun start_captured(const std::vector<std::string>& argv, const std::string& cwd);
 
-// start_captured(argv, cwd).finish(deadline, max_output).
-RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
-                       Clock::time_point deadline, std::size_t max_output);
-
 } // namespace viber::os

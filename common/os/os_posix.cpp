@@ -685,9 +685,4 @@ RunResult CapturedRun::finish(Clock::time_point deadline, std::size_t max_output
     return result;
 }
 
-RunResult run_captured(const std::vector<std::string>& argv, const std::string& cwd,
-                       Clock::time_point deadline, std::size_t max_output) {
-    return start_captured(argv, cwd).finish(deadline, max_output);
-}
-
 } // namespace viber::os

@@ -98,8 +98,8 @@ BOOST_AUTO_TEST_CASE(the_clock_reads_the_monotonic_time_steady_clock_reads) {
 
 BOOST_AUTO_TEST_CASE(a_child_that_exits_gives_its_output) {
     const ScratchDir dir;
-    const os::RunResult run =
-        os::run_captured(shell("echo planning"), dir.path(), in(std::chrono::seconds(20)), 1024);
+    const os::RunResult run = os::start_captured(shell("echo planning"), dir.path())
+                                  .finish(in(std::chrono::seconds(20)), 1024);
     BOOST_TEST((run.end == os::RunEnd::exited));
     BOOST_TEST(first_line(run.output) == "planning");
 }
@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(the_child_runs_in_the_directory_given) {
     const ScratchDir dir;
     const std::string project = dir.mkdir("a project dir");
     const os::RunResult run =
-        os::run_captured(shell(print_cwd), project, in(std::chrono::seconds(20)), 4096);
+        os::start_captured(shell(print_cwd), project).finish(in(std::chrono::seconds(20)), 4096);
     BOOST_TEST((run.end == os::RunEnd::exited));
     BOOST_TEST(first_line(run.output) == project);
 }
@@ -138,8 +138,8 @@ BOOST_AUTO_TEST_CASE(a_child_starts_with_every_cpu_no_blocked_signal_and_sigpipe
     sigset_t mask_after;
     ::sigprocmask(SIG_SETMASK, nullptr, &mask_before);
     // cat itself, not a shell: a shell may set its own mask as it starts.
-    const os::RunResult child = os::run_captured({"cat", "/proc/self/status"}, dir.path(),
-                                                 in(std::chrono::seconds(20)), 1 << 16);
+    const os::RunResult child = os::start_captured({"cat", "/proc/self/status"}, dir.path())
+                                    .finish(in(std::chrono::seconds(20)), 1 << 16);
     ::sigprocmask(SIG_SETMASK, nullptr, &mask_after);
     std::signal(SIGPIPE, ignored_before);
     BOOST_REQUIRE((child.end == os::RunEnd::exited));
@@ -156,8 +156,8 @@ BOOST_AUTO_TEST_CASE(a_child_starts_with_every_cpu_no_blocked_signal_and_sigpipe
 BOOST_AUTO_TEST_CASE(a_child_past_its_deadline_is_ended) {
     const ScratchDir dir;
     const auto started = os::Clock::now();
-    const os::RunResult run =
-        os::run_captured(shell(run_forever), dir.path(), in(std::chrono::milliseconds(500)), 1024);
+    const os::RunResult run = os::start_captured(shell(run_forever), dir.path())
+                                  .finish(in(std::chrono::milliseconds(500)), 1024);
     BOOST_TEST((run.end == os::RunEnd::timed_out));
     BOOST_TEST(seconds_since(started) < 60.0); // a hang guard, not a speed assertion
 }
@@ -202,8 +202,8 @@ BOOST_AUTO_TEST_CASE(nothing_started_finishes_as_not_started) {
 
 BOOST_AUTO_TEST_CASE(output_past_the_cap_ends_the_run) {
     const ScratchDir dir;
-    const os::RunResult run =
-        os::run_captured(shell(endless_output), dir.path(), in(std::chrono::seconds(60)), 1024);
+    const os::RunResult run = os::start_captured(shell(endless_output), dir.path())
+                                  .finish(in(std::chrono::seconds(60)), 1024);
     BOOST_TEST((run.end == os::RunEnd::output_capped));
     BOOST_TEST(run.output.size() <= 1024u);
 }
@@ -224,8 +224,8 @@ BOOST_AUTO_TEST_CASE(a_child_the_system_refuses_finishes_as_not_started) {
         if (::setrlimit(RLIMIT_NPROC, &none) != 0) ::_exit(4);
         const int before = ::open("/dev/null", O_RDONLY);
         ::close(before);
-        const os::RunResult run = os::run_captured(shell("echo planning"), dir.path(),
-                                                   in(std::chrono::seconds(20)), 1024);
+        const os::RunResult run = os::start_captured(shell("echo planning"), dir.path())
+                                      .finish(in(std::chrono::seconds(20)), 1024);
         const int after = ::open("/dev/null", O_RDONLY);
         if (run.end != os::RunEnd::not_started) ::_exit(5);
         if (!run.output.empty()) ::_exit(6);
@@ -243,10 +243,10 @@ BOOST_AUTO_TEST_CASE(a_child_the_system_refuses_finishes_as_not_started) {
 
 BOOST_AUTO_TEST_CASE(a_missing_program_or_directory_gives_no_output) {
     const ScratchDir dir;
-    const os::RunResult no_program =
-        os::run_captured({"viber-no-such-program"}, dir.path(), in(std::chrono::seconds(20)), 1024);
-    const os::RunResult no_dir = os::run_captured(shell("echo planning"), dir / "no-such-dir",
-                                                  in(std::chrono::seconds(20)), 1024);
+    const os::RunResult no_program = os::start_captured({"viber-no-such-program"}, dir.path())
+                                         .finish(in(std::chrono::seconds(20)), 1024);
+    const os::RunResult no_dir = os::start_captured(shell("echo planning"), dir / "no-such-dir")
+                                     .finish(in(std::chrono::seconds(20)), 1024);
     BOOST_TEST(no_program.output.empty());
     BOOST_TEST(no_dir.output.empty());
 #ifdef _WIN32
