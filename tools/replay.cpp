@@ -9,6 +9,7 @@
 #include "common/io/payload.hpp"
 #include "common/io/trace.hpp"
 #include "common/os/os.hpp"
+#include "common/os/paths.hpp"
 #include "common/text/utf8.hpp"
 
 #include <algorithm>
@@ -31,18 +32,9 @@ constexpr std::size_t longest_message = std::size_t{64} << 20;
 // A meta file is a few hundred bytes.
 constexpr std::size_t longest_meta = std::size_t{1} << 20;
 
-bool ends_with(std::string_view text, std::string_view end) {
-    return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
-}
-
 // Paths are handled as strings with `/` between segments (Windows accepts it too): the file
 // system is reached only through common/os, never Boost.Filesystem's operations, whose start-up
 // work every hook call would pay (docs/internals.md).
-std::string_view file_name(std::string_view path) {
-    const std::size_t slash = path.find_last_of("/\\");
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 std::string_view parent_of(std::string_view path) {
     const std::size_t slash = path.find_last_of("/\\");
     return slash == std::string_view::npos ? std::string_view(".") : path.substr(0, slash);
@@ -50,9 +42,9 @@ std::string_view parent_of(std::string_view path) {
 
 // `<session>/subagents/agent-<id>.jsonl`.
 bool is_agent_file(std::string_view path) {
-    const std::string_view name = file_name(path);
-    return name.starts_with("agent-") && ends_with(name, ".jsonl") &&
-           file_name(parent_of(path)) == "subagents";
+    const std::string_view name = paths::last_segment(path);
+    return name.starts_with("agent-") && name.ends_with(".jsonl") &&
+           paths::last_segment(parent_of(path)) == "subagents";
 }
 
 // The main transcript an agent file belongs to: `<session>.jsonl` beside `<session>/`.
@@ -100,7 +92,7 @@ void walk(const std::string& root, std::vector<std::string>& sessions,
             const os::FileKind kind = os::file_kind(path);
             if (kind == os::FileKind::directory)
                 pending.push_back(std::move(path));
-            else if (kind == os::FileKind::regular && ends_with(name, ".jsonl"))
+            else if (kind == os::FileKind::regular && name.ends_with(".jsonl"))
                 (is_agent_file(path) ? agents : sessions).push_back(std::move(path));
         }
     }
@@ -431,7 +423,7 @@ bool read_sessions(const std::string& path, ReplayCalls calls,
         } else {
             sessions.push_back(root);
             const std::string dir =
-                (ends_with(root, ".jsonl") ? root.substr(0, root.size() - 6) : root) + "/subagents";
+                (root.ends_with(".jsonl") ? root.substr(0, root.size() - 6) : root) + "/subagents";
             if (const std::optional<std::vector<std::string>> names =
                     os::directory_names(dir, most_entries))
                 for (const std::string& name : *names) {
