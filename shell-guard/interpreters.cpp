@@ -144,7 +144,8 @@ Switches read_switches(Words args, const SwitchGrammar& grammar) {
 
 namespace {
 
-Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_runs_nothing) {
+template <const SwitchGrammar& grammar, bool check_runs_nothing>
+Launch perl_style_launch(Words args, const OptionGrammar&) {
     const Switches switches = read_switches(args, grammar);
     Launch launch;
     launch.inline_code = switches.inline_code;
@@ -173,14 +174,6 @@ Launch perl_style_launch(Words args, const SwitchGrammar& grammar, bool check_ru
     if (!launch.inline_code && switches.first_operand < args.size())
         launch.script = args[switches.first_operand].text;
     return launch;
-}
-
-Launch perl_launch(Words args, const OptionGrammar&) {
-    return perl_style_launch(args, perl_switches, false);
-}
-
-Launch ruby_launch(Words args, const OptionGrammar&) {
-    return perl_style_launch(args, ruby_switches, true);
 }
 
 // php: -r/-R/-B/-E CODE (and --run, --process-code, --process-begin, --process-end), -f FILE.
@@ -391,8 +384,9 @@ constexpr std::array interpreters{
         .name = "pypy", .versioned = true, .options = python_options, .parse = python_launch},
     Interpreter{.name = "node", .options = node_options, .parse = node_launch},
     Interpreter{.name = "nodejs", .options = node_options, .parse = node_launch},
-    Interpreter{.name = "perl", .versioned = true, .parse = perl_launch},
-    Interpreter{.name = "ruby", .versioned = true, .parse = ruby_launch},
+    Interpreter{
+        .name = "perl", .versioned = true, .parse = perl_style_launch<perl_switches, false>},
+    Interpreter{.name = "ruby", .versioned = true, .parse = perl_style_launch<ruby_switches, true>},
     Interpreter{.name = "php", .versioned = true, .options = php_options, .parse = php_launch},
     Interpreter{.name = "a shell", .parse = shell_launch, .shells = true},
     Interpreter{.name = ".", .parse = source_launch, .reads_stdin = false},

@@ -164,8 +164,8 @@ bool sed_in_place_files(const Command& c, const Writer& row, const WriteTarget& 
 
 // perl -i and ruby -i edit in place the operands after the script (or every operand after -e
 // CODE), read with R5's switch grammar.
-bool switch_in_place_files(const Command& c, const SwitchGrammar& grammar,
-                           const WriteTarget& write) {
+template <const SwitchGrammar& grammar>
+bool switch_in_place_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
     const Switches switches = read_switches(args, grammar);
     if (!switches.in_place) return false;
@@ -173,14 +173,6 @@ bool switch_in_place_files(const Command& c, const SwitchGrammar& grammar,
     const std::size_t first = switches.first_operand + (switches.inline_code ? 0 : 1);
     for (std::size_t k = first; k < args.size(); ++k) write(args[k].text);
     return false;
-}
-
-bool perl_in_place_files(const Command& c, const Writer&, const WriteTarget& write) {
-    return switch_in_place_files(c, perl_switches, write);
-}
-
-bool ruby_in_place_files(const Command& c, const Writer&, const WriteTarget& write) {
-    return switch_in_place_files(c, ruby_switches, write);
 }
 
 // gawk's -i / --include loads a library; `-i inplace` is the one that edits files in place.
@@ -519,8 +511,8 @@ constexpr std::array writers{
     Writer{.name = "tee", .operands = Written::all},
     Writer{.name = "sed", .options = sed_options, .files = sed_in_place_files},
     Writer{.name = "gsed", .options = sed_options, .files = sed_in_place_files},
-    Writer{.name = "perl", .versioned = true, .files = perl_in_place_files},
-    Writer{.name = "ruby", .versioned = true, .files = ruby_in_place_files},
+    Writer{.name = "perl", .versioned = true, .files = switch_in_place_files<perl_switches>},
+    Writer{.name = "ruby", .versioned = true, .files = switch_in_place_files<ruby_switches>},
     Writer{.name = "gawk", .only_for = loads_library, .files = gawk_in_place_files},
     Writer{.name = "awk", .only_for = loads_library, .files = gawk_in_place_files},
     Writer{.name = "cp", .options = copy_options, .files = destination_files},
