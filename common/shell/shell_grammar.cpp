@@ -227,15 +227,7 @@ void Lexer::parameter_expansion(unsigned depth, bool& substituted) {
             in_double = !in_double;
             ++pos_;
         } else if (c == '$' && op(1) == '(') {
-            const std::size_t second = op_pos(pos_, 2);
-            if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
-                pos_ = second + 1;
-                skip_arithmetic(depth, &substituted, ')');
-            } else {
-                substituted = true;
-                op_skip(2);
-                substitution(depth, "$(…)");
-            }
+            dollar_paren(depth, &substituted);
         } else if (c == '`') {
             substituted = true;
             backtick(depth, in_double, nullptr);
@@ -250,6 +242,20 @@ void Lexer::parameter_expansion(unsigned depth, bool& substituted) {
     if (pos_ > src_.size()) pos_ = src_.size();
 }
 
+// pos_ on `$(`: an arithmetic `$((…))` skipped (nullopt), or a command substitution read (what it
+// prints, when known). `substituted`, when given, is set by either that runs a command.
+std::optional<PipeText> Lexer::dollar_paren(unsigned depth, bool* substituted) {
+    const std::size_t second = op_pos(pos_, 2);
+    if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
+        pos_ = second + 1;
+        skip_arithmetic(depth, substituted, ')');
+        return std::nullopt;
+    }
+    if (substituted != nullptr) *substituted = true;
+    op_skip(2);
+    return substitution(depth, "$(…)");
+}
+
 // pos_ on `$`: an expansion, appended as written.
 void Lexer::dollar(unsigned depth, WordBuilder& word, bool unquoted) {
     const std::size_t begin = pos_;
@@ -257,21 +263,13 @@ void Lexer::dollar(unsigned depth, WordBuilder& word, bool unquoted) {
     bool can_be_empty = true;
     std::optional<std::string_view> known_print; // `$(echo pkill)`: its text (§7.3)
     if (op(1) == '(') {
-        const std::size_t second = op_pos(pos_, 2);
-        if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
-            pos_ = second + 1;
-            skip_arithmetic(depth, &substituted, ')');
-            can_be_empty = false;
-        } else {
-            substituted = true;
-            op_skip(2);
-            const std::size_t inner = pos_;
-            const PipeText printed = substitution(depth, "$(…)");
-            if (printed.valid && printed.heredoc_end == 0) {
-                printed_at_ = inner;
-                printed_text_ = r_.arena.store(printed.text);
-                known_print = printed_text_;
-            }
+        const std::size_t inner = std::min(op_pos(pos_, 2), src_.size()); // a substitution's text
+        const std::optional<PipeText> printed = dollar_paren(depth, &substituted);
+        can_be_empty = printed.has_value();
+        if (printed && printed->valid && printed->heredoc_end == 0) {
+            printed_at_ = inner;
+            printed_text_ = r_.arena.store(printed->text);
+            known_print = printed_text_;
         }
     } else if (op(1) == '[') {
         op_skip(2);
@@ -605,14 +603,7 @@ bool Lexer::read_heredoc_bodies(unsigned depth, bool in_substitution) {
             } else if (c == '\\') {
                 pos_ += (peek(1) == '\n') ? 2 : 2;
             } else if (c == '$' && op(1) == '(') {
-                const std::size_t second = op_pos(pos_, 2);
-                if (second < src_.size() && src_[second] == '(' && is_arithmetic(second)) {
-                    pos_ = second + 1;
-                    skip_arithmetic(depth, nullptr, ')');
-                } else {
-                    op_skip(2);
-                    substitution(depth, "$(…)");
-                }
+                dollar_paren(depth, nullptr);
             } else if (c == '`') {
                 backtick(depth, false, nullptr);
             } else {

@@ -361,6 +361,7 @@ private:
 
     bool read_heredoc_bodies(unsigned depth, bool in_substitution);
     PipeText substitution(unsigned depth, std::string_view how);
+    std::optional<PipeText> dollar_paren(unsigned depth, bool* substituted);
     void redirect(unsigned depth, SimpleCommand& simple);
     void push_word(SimpleCommand& simple, const Word& w);
     PipeText parse_list(unsigned base_depth, bool until_paren);
