@@ -43,13 +43,6 @@ inline bool is_option(std::string_view w) {
     return w.size() > 1 && w[0] == '-';
 }
 
-// `--in` and `--in-pl=.bak` are `--in-place`: GNU tools take an unambiguous prefix of a long
-// option. `option` is the word up to any `=`.
-inline bool is_long_prefix(std::string_view option, std::string_view full,
-                           std::size_t unique_from) {
-    return option.size() >= unique_from && option.size() <= full.size() && full.starts_with(option);
-}
-
 // ---------------------------------------------------------------------------------------------
 // awk's command line, read once for R4 (`-i inplace`, `print > "file"`) and R5 (`system(`, -f
 // .temp/ code): its options (-v, -F, -i/--include, -l, -E take the next word unless attached;

@@ -45,6 +45,7 @@
 #include "common/shell/shell_lexer.hpp"
 #include "common/shell/shell_options.hpp"
 #include "common/text/ascii.hpp"
+#include "shell-guard/options.hpp"
 #include "shell-guard/rules.hpp"
 
 #include <algorithm>
@@ -381,23 +382,11 @@ bool removes_files(const Command& c) {
     }
     const Words args = c.args();
     if (c.is("shred")) {
-        for (const Word& word : args) {
-            const std::string_view w = word.text;
-            if (w == "--") break;
-            if (w.starts_with("--")) {
-                if (is_long_prefix(w.substr(0, w.find('=')), "--remove", 4)) return true;
-                continue;
-            }
-            if (is_option(w) && w.find('u') != std::string_view::npos &&
-                w.find_first_of("ns") == std::string_view::npos)
-                return true;
-            if (is_option(w) &&
-                (w.find('n') != std::string_view::npos || w.find('s') != std::string_view::npos)) {
-                // -n N / -s N take a value: a `u` before them in the group still counts
-                const std::size_t value_at = w.find_first_of("ns");
-                if (w.substr(0, value_at).find('u') != std::string_view::npos) return true;
-            }
-        }
+        // -n N / -s N take the rest of their word: a `u` before them in the group still counts.
+        static constexpr OptionGrammar shred_options{.attached_letters = "ns"};
+        OptionReader reader(args, shred_options);
+        while (const auto a = reader.next())
+            if (a->in("-u --re(move) ")) return true;
         return false;
     }
     if (c.is("find")) return find_deletes(args);
