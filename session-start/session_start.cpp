@@ -22,9 +22,7 @@ namespace {
 Decision as_decision(boost::json::value answer) {
     Decision decision;
     decision.kind = DecisionKind::context;
-    if (const auto* message = answer.as_object().if_contains("systemMessage");
-        message != nullptr && message->is_string())
-        decision.reason = std::string(message->get_string());
+    decision.reason = string_field(answer.as_object(), "systemMessage").value_or("");
     decision.answer = std::move(answer);
     return decision;
 }
@@ -34,9 +32,8 @@ Decision as_decision(boost::json::value answer) {
 std::optional<std::string_view> manifest_context(std::string_view manifest) {
     // `$(cat)` in the original cut trailing LFs; a manifest saved with CRLF loses its CRLFs too.
     manifest = cut_trailing_newlines(manifest);
-    for (const char c : manifest)
-        if (!ascii::is_space(c)) return manifest;
-    return std::nullopt;
+    if (std::ranges::all_of(manifest, ascii::is_space)) return std::nullopt;
+    return manifest;
 }
 
 std::string plugin_version(std::optional<std::string_view> plugin_root) {
@@ -62,9 +59,7 @@ Schema schema_of(std::string_view yml) {
                     value.push_back(c); // CRs included: they are whitespace here
             }
             Schema schema;
-            if (value.empty()) return schema;
-            for (const char c : value)
-                if (!ascii::is_digit(c)) return schema;
+            if (value.empty() || !std::ranges::all_of(value, ascii::is_digit)) return schema;
             const std::size_t first = value.find_first_not_of('0');
             if (first != std::string::npos) schema.digits = value.substr(first);
             return schema;
@@ -102,10 +97,7 @@ std::string schema_note(const std::optional<std::string>& project_yml,
 }
 
 std::string banner(const Inputs& inputs) {
-    std::string text =
-        "viber loaded " + plugin_version(inputs.plugin_root
-                                             ? std::optional<std::string_view>(*inputs.plugin_root)
-                                             : std::nullopt);
+    std::string text = "viber loaded " + plugin_version(inputs.plugin_root);
     text += schema_note(inputs.project_yml, inputs.template_yml);
     if (inputs.manifest) {
         // Counted on what is injected, so the number matches what Claude Code truncates.
@@ -180,10 +172,7 @@ namespace {
 
 // The steps behind the answer, for --explain.
 void explain_steps(const Inputs& inputs, const std::optional<std::string>& cwd, Trace& trace) {
-    trace.step("version " +
-               plugin_version(inputs.plugin_root
-                                  ? std::optional<std::string_view>(*inputs.plugin_root)
-                                  : std::nullopt) +
+    trace.step("version " + plugin_version(inputs.plugin_root) +
                " (the last segment of the plugin directory; dev when there is none)");
     if (!cwd)
         trace.step("no cwd in the payload: no project config, so no schema note");
@@ -233,10 +222,8 @@ Decision fail_open() {
         return decide(HookInput{}, off);
     } catch (...) {
     }
-    const std::optional<std::string> root = plugin_directory();
-    return as_decision(session_start(
-        std::nullopt, "viber loaded " + plugin_version(root ? std::optional<std::string_view>(*root)
-                                                            : std::nullopt)));
+    return as_decision(
+        session_start(std::nullopt, "viber loaded " + plugin_version(plugin_directory())));
 }
 
 } // namespace viber::session_start_hook
