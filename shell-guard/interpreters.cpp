@@ -3,6 +3,7 @@
 // code. Why R5 exists opens shell_guard.cpp.
 #include "common/os/paths.hpp"
 #include "common/shell/shell_options.hpp"
+#include "common/text/ascii.hpp"
 #include "shell-guard/options.hpp"
 #include "shell-guard/rules.hpp"
 
@@ -301,8 +302,7 @@ template <const InlineFlags& Flags> Launch flag_launch(Words args, const OptionG
             launch.script = w;
             return launch;
         }
-        std::string folded_word;
-        for (const char ch : w) folded_word += lower(ch);
+        const std::string folded_word = ascii::lowered(w);
         if (shell::lists_option(options.long_values, folded_word)) continue;
         for (std::string_view flag : Flags.flags) {
             if (flag.empty()) continue;

@@ -2,18 +2,13 @@
 #include "shell-guard/options.hpp"
 
 #include "common/shell/shell_options.hpp"
+#include "common/text/ascii.hpp"
 
 #include <string>
 
 namespace viber::shell_guard {
 
 namespace {
-
-std::string folded(std::string_view word) {
-    std::string out;
-    for (const char c : word) out += lower(c);
-    return out;
-}
 
 bool has(std::string_view letters, char c) {
     return letters.find(c) != std::string_view::npos;
@@ -54,8 +49,9 @@ std::optional<Argument> OptionReader::next() {
         option.attached = eq != std::string_view::npos;
         if (option.attached)
             option.value = w.substr(eq + 1);
-        else if (shell::lists_option(grammar_.long_values,
-                                     grammar_.fold_case ? folded(option.text) : option.text))
+        else if (shell::lists_option(grammar_.long_values, grammar_.fold_case
+                                                               ? ascii::lowered(option.text)
+                                                               : option.text))
             option.value = next_word();
         else if (grammar_.unknown_long_values &&
                  !shell::lists_option(grammar_.long_flags, option.text) && word_ < args_.size() &&

@@ -232,8 +232,7 @@ constexpr std::array<std::string_view, 6> git_writes{"stash", "checkout", "resto
 
 // `alias.x=…` / `help.autocorrect=…` given to `-c`: either can make any word run a git write.
 bool is_dangerous_git_config(std::string_view setting) {
-    std::string key;
-    for (char c : setting.substr(0, setting.find('='))) key += lower(c);
+    const std::string key = ascii::lowered(setting.substr(0, setting.find('=')));
     return key.starts_with("alias.") || key == "help.autocorrect";
 }
 
@@ -373,8 +372,7 @@ bool removes_files(const Command& c) {
             shell::powershell_command_text(c.args(), c.is("powershell"));
         if (command)
             for (const shell::PowerShellWord& word : shell::powershell_words(*command)) {
-                std::string token;
-                for (const char ch : word.text) token += lower(ch);
+                const std::string token = ascii::lowered(word.text);
                 if (token == "remove-item" || token == "ri" || token == "rm" || token == "del" ||
                     token == "erase" || token == "rd" || token == "rmdir")
                     return true;
@@ -509,8 +507,7 @@ private:
             std::size_t k = i + 1;
             while (k < args.size() && args[k].text.starts_with("-")) ++k;
             if (k + 1 < args.size()) {
-                std::string key;
-                for (const char ch : args[k].text) key += lower(ch);
+                const std::string key = ascii::lowered(args[k].text);
                 if (key.starts_with("alias.")) {
                     std::string value(args[k + 1].text);
                     const std::string first = value.substr(0, value.find(' '));

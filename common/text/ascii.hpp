@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace viber::ascii {
 
@@ -32,6 +34,12 @@ constexpr bool is_blank(char c) noexcept {
 }
 constexpr char to_lower(char c) noexcept {
     return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+}
+// `text` with A-Z lowered.
+inline std::string lowered(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = to_lower(c);
+    return out;
 }
 // The value of a hexadecimal digit, or -1.
 constexpr int hex_value(char c) noexcept {
