@@ -10,6 +10,7 @@
 
 #include "common/os/paths.hpp"
 #include "common/text/ascii.hpp"
+#include "common/text/lines.hpp"
 #include "plan-gate/pairing.hpp"
 #include "plan-gate/reasons.hpp"
 
@@ -35,20 +36,7 @@ using viber::paths::mtime_slack_seconds;
 
 using ascii::is_digit;
 using ascii::is_space;
-
-// Each physical line of `text` (split at '\n'), the '\n' removed.
-template <class Visit> void for_each_line(std::string_view text, Visit visit) {
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            if (start < text.size()) visit(text.substr(start));
-            return;
-        }
-        if (!visit(text.substr(start, end - start))) return;
-        start = end + 1;
-    }
-}
+using text::for_each_line;
 
 // A run of decimal digits, read without overflow: leading zeros dropped, and values past what a
 // size_t holds saturate (no plan has that many tasks), while `digits` keeps the exact order.
