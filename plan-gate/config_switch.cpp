@@ -4,6 +4,7 @@
 #include "common/io/files.hpp"
 #include "common/io/plugin_paths.hpp"
 #include "common/os/os.hpp"
+#include "common/text/lines.hpp"
 
 #include <algorithm>
 
@@ -12,18 +13,13 @@ namespace viber::plan_gate {
 bool switch_is_on(std::string_view config_output) {
     std::size_t key_lines = 0;
     bool exact = false;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t end = config_output.find('\n', start);
-        const std::string_view line = config_output.substr(
-            start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    text::for_each_line(config_output, [&](std::string_view line) {
         if (line.starts_with(plain_review_key)) {
             ++key_lines;
             exact = line == plain_review_on_line;
         }
-        if (end == std::string_view::npos) break;
-        start = end + 1;
-    }
+        return true;
+    });
     return key_lines == 1 && exact;
 }
 

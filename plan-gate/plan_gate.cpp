@@ -15,6 +15,7 @@
 #include "common/os/git.hpp"
 #include "common/os/os.hpp"
 #include "common/os/paths.hpp"
+#include "common/text/lines.hpp"
 #include "plan-gate/config_switch.hpp"
 #include "plan-gate/file_limit.hpp"
 #include "plan-gate/pairing.hpp"
@@ -25,6 +26,7 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <utility>
 
 namespace viber::plan_gate {
 
@@ -76,24 +78,15 @@ std::string_view without_cr(std::string_view line) {
 } // namespace
 
 bool opens_with_planner_frontmatter(std::string_view text) {
-    std::size_t start = 0;
     bool first = true;
-    while (start <= text.size()) {
-        const std::size_t end = text.find('\n', start);
-        const std::string_view line = without_cr(text.substr(
-            start, end == std::string_view::npos ? std::string_view::npos : end - start));
-        if (first) {
-            if (line != "---") return false;
-            first = false;
-        } else if (line == "---") {
-            return false;
-        } else if (line.starts_with("source:")) {
-            return true;
-        }
-        if (end == std::string_view::npos) break;
-        start = end + 1;
-    }
-    return false;
+    bool source = false;
+    text::for_each_line(text, [&](std::string_view line) {
+        line = without_cr(line);
+        if (std::exchange(first, false)) return line == "---";
+        source = line.starts_with("source:");
+        return !source && line != "---";
+    });
+    return source;
 }
 
 bool planner_owns_plan(const Scan& scan, const Plan& plan) {

@@ -9,6 +9,7 @@
 #include "common/os/os.hpp"
 #include "common/os/paths.hpp"
 #include "common/text/ascii.hpp"
+#include "common/text/lines.hpp"
 #include "common/text/utf8.hpp"
 
 #include <algorithm>
@@ -47,27 +48,21 @@ std::string plugin_version(std::optional<std::string_view> plugin_root) {
 
 Schema schema_of(std::string_view yml) {
     constexpr std::string_view key = "schema:";
-    std::size_t at = 0;
-    while (at <= yml.size()) {
-        const std::size_t end = std::min(yml.find('\n', at), yml.size());
-        const std::string_view line = yml.substr(at, end - at);
-        if (line.starts_with(key)) {
-            std::string value;
-            for (const char c : line.substr(key.size())) {
-                if (c == '#') break;
-                if (!ascii::is_space(c))
-                    value.push_back(c); // CRs included: they are whitespace here
-            }
-            Schema schema;
-            if (value.empty() || !std::ranges::all_of(value, ascii::is_digit)) return schema;
-            const std::size_t first = value.find_first_not_of('0');
-            if (first != std::string::npos) schema.digits = value.substr(first);
-            return schema;
+    Schema schema;
+    text::for_each_line(yml, [&](std::string_view line) {
+        if (!line.starts_with(key)) return true;
+        std::string value;
+        for (const char c : line.substr(key.size())) {
+            if (c == '#') break;
+            if (!ascii::is_space(c)) value.push_back(c); // CRs included: they are whitespace here
         }
-        if (end == yml.size()) break;
-        at = end + 1;
-    }
-    return Schema{};
+        const std::size_t first = value.find_first_not_of('0');
+        if (!value.empty() && std::ranges::all_of(value, ascii::is_digit) &&
+            first != std::string::npos)
+            schema.digits = value.substr(first);
+        return false;
+    });
+    return schema;
 }
 
 int compare(const Schema& a, const Schema& b) {

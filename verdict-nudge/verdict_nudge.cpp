@@ -2,10 +2,12 @@
 #include "verdict-nudge/verdict_nudge.hpp"
 
 #include "common/io/payload.hpp"
+#include "common/text/lines.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 
 namespace viber::verdict_nudge {
 
@@ -73,17 +75,15 @@ namespace {
 // One pass, line by line, run only when explaining.
 std::string describe_message(std::string_view message) {
     std::size_t number = 0;
-    std::size_t at = 0;
-    while (at <= message.size()) {
-        const std::size_t end = std::min(message.find('\n', at), message.size());
-        const std::string_view line = message.substr(at, end - at);
+    std::optional<std::string_view> found;
+    text::for_each_line(message, [&](std::string_view line) {
         ++number;
-        if (has_verdict_line(line))
-            return "last_assistant_message line " + std::to_string(number) +
-                   " is a verdict line: \"" + std::string(line.substr(0, 120)) + "\"";
-        if (end == message.size()) break;
-        at = end + 1;
-    }
+        if (has_verdict_line(line)) found = line;
+        return !found;
+    });
+    if (found)
+        return "last_assistant_message line " + std::to_string(number) + " is a verdict line: \"" +
+               std::string(found->substr(0, 120)) + "\"";
     return "last_assistant_message: " + std::to_string(number) +
            (number == 1 ? " line, " : " lines, ") + std::to_string(message.size()) +
            " bytes; none matches ^[ \\t`*-]*(VERDICT|AUDIT):";
