@@ -77,7 +77,9 @@ std::string_view Lexer::normalise(std::string_view text, bool version_suffix) {
     }
     std::string_view name = text;
     if (std::ranges::any_of(text, ascii::is_upper)) {
-        name = r_.arena.store(ascii::lowered(text));
+        std::string lowered(text);
+        for (char& c : lowered) c = lower(c);
+        name = r_.arena.store(lowered);
     }
     if (name.size() > 4 && name.ends_with(".exe")) name.remove_suffix(4);
     return name;

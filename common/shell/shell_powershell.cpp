@@ -11,24 +11,31 @@ namespace viber::shell {
 
 namespace {
 
+std::string folded(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) out += ascii::to_lower(c);
+    return out;
+}
+
 // `-c`, `-Comm`, `/Command`: a prefix of -Command (PowerShell takes any unambiguous one).
 bool names_command(std::string_view w) {
     if (w.size() < 2 || (w[0] != '-' && w[0] != '/')) return false;
-    const std::string tail = ascii::lowered(w.substr(1));
+    const std::string tail = folded(w.substr(1));
     return std::string_view("command").starts_with(tail);
 }
 
 // `-e`, `-ec`, `-enc`, `-EncodedCommand`.
 bool names_encoded(std::string_view w) {
     if (w.size() < 2 || (w[0] != '-' && w[0] != '/')) return false;
-    const std::string tail = ascii::lowered(w.substr(1));
+    const std::string tail = folded(w.substr(1));
     return tail == "ec" || std::string_view("encodedcommand").starts_with(tail);
 }
 
 // Options that take the next word as their value.
 bool takes_value(std::string_view w) {
     if (w.size() < 2 || (w[0] != '-' && w[0] != '/')) return false;
-    const std::string tail = ascii::lowered(w.substr(1));
+    const std::string tail = folded(w.substr(1));
     for (const std::string_view name :
          {"executionpolicy", "workingdirectory", "configurationname", "outputformat", "inputformat",
           "settingsfile", "custompipename", "windowstyle"})
@@ -101,7 +108,7 @@ std::optional<std::string> powershell_command_text(std::span<const Word> args,
             return text;
         }
         if (!w.empty() && w[0] != '-' && w[0] != '/') return std::nullopt; // a script file
-        const std::string tail = ascii::lowered(w.size() > 1 ? w.substr(1) : std::string_view{});
+        const std::string tail = folded(w.size() > 1 ? w.substr(1) : std::string_view{});
         if (tail == "f" || tail == "file" || tail == "fi" || tail == "fil") return std::nullopt;
         if (takes_value(w)) ++i;
     }
