@@ -15,7 +15,9 @@ set -eu
 
 boost=(json program-options filesystem test)
 # shfmt (3.6): the shell parser the guards' command model is compared with (tests/oracle).
-packages=(g++ cmake ninja-build make strace ccache clang-format shfmt)
+# python3 runs that comparison and the end-to-end test's scripted model; git makes the end-to-end
+# test's project a repository (Debian's minimal install has neither).
+packages=(g++ cmake ninja-build make strace ccache clang-format shfmt python3 git)
 for b in "${boost[@]}"; do packages+=("libboost-$b""1.81-dev"); done
 
 arm64=no
