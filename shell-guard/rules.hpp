@@ -3,6 +3,7 @@
 // shell_guard.hpp is the hook's interface.
 #pragma once
 
+#include "common/shell/shell_git.hpp"
 #include "common/shell/shell_lexer.hpp"
 #include "common/text/ascii.hpp"
 
@@ -91,15 +92,6 @@ bool assignment_loads_temp_code(std::string_view assignment);
 
 // R5 for one command.
 bool runs_inline_code(const shell::Command& c);
-
-// git's global options read in order, up to the subcommand: the one reading of them (R2, R4's
-// git writers, and the aliases a `git config` defines; shell_guard.cpp).
-struct GitGlobals {
-    std::size_t subcommand = 0;    // the index of the subcommand word (args.size(): none)
-    bool exits = false;            // `--` or an option that prints and exits came first
-    bool dangerous_config = false; // a `-c` / `--config-env` sets alias.* or help.autocorrect
-};
-GitGlobals git_globals(Words args);
 
 // ---------------------------------------------------------------------------------------------
 // R4 (writers.cpp).

@@ -217,16 +217,8 @@ bool is_write_target(std::string_view target, Place& place) {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// R2: git's global options, kept as tables.
+// R2: git's writes, kept as a table (git's global options: common/shell/shell_git).
 
-constexpr std::array<std::string_view, 9> git_options_with_value{"-C",           "-c",
-                                                                 "--git-dir",    "--work-tree",
-                                                                 "--namespace",  "--super-prefix",
-                                                                 "--config-env", "--attr-source",
-                                                                 "--list-cmds"};
-// These make git print something and exit before any subcommand runs.
-constexpr std::array<std::string_view, 8> git_options_that_exit{
-    "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path", "--exec-path"};
 constexpr std::array<std::string_view, 6> git_writes{"stash", "checkout", "restore",
                                                      "clean", "switch",   "checkout-index"};
 
@@ -246,37 +238,11 @@ bool assigns_dangerous_git_key(std::string_view assignment) {
     return is_dangerous_git_config(std::string(assignment.substr(eq + 1)) + "=");
 }
 
-} // namespace
-
-GitGlobals git_globals(Words args) {
-    GitGlobals globals;
-    std::size_t i = 0;
-    for (; i < args.size(); ++i) {
-        const std::string_view w = args[i].text;
-        if (w.empty() || w[0] != '-') break;
-        if (w == "--" || one_of(w, git_options_that_exit)) {
-            globals.exits = true;
-            break;
-        }
-        if ((w == "-c" && i + 1 < args.size() && is_dangerous_git_config(args[i + 1].text)) ||
-            (w.starts_with("-c") && w.size() > 2 && is_dangerous_git_config(w.substr(2))) ||
-            (w.starts_with("--config-env=") && is_dangerous_git_config(w.substr(13))) ||
-            (w == "--config-env" && i + 1 < args.size() &&
-             is_dangerous_git_config(args[i + 1].text)))
-            globals.dangerous_config = true;
-        if (one_of(w, git_options_with_value)) ++i; // attached forms are one word
-    }
-    globals.subcommand = std::min(i, args.size());
-    return globals;
-}
-
-namespace {
-
 // R2 for one git command.
 bool runs_git_write(const Command& git) {
     const Words args = git.args();
-    const GitGlobals globals = git_globals(args);
-    if (globals.dangerous_config) return true;
+    const shell::GitGlobals globals = shell::git_globals(args);
+    if (std::ranges::any_of(globals.settings, is_dangerous_git_config)) return true;
     if (globals.exits || globals.subcommand >= args.size()) return false;
     const std::size_t i = globals.subcommand;
     const std::string_view subcommand = args[i].text;
@@ -500,7 +466,7 @@ private:
     // `git NAME`.
     bool git_alias_runs_write(const Command& git) {
         const Words args = git.args();
-        const GitGlobals globals = git_globals(args);
+        const shell::GitGlobals globals = shell::git_globals(args);
         const std::size_t i = globals.subcommand;
         if (globals.exits || i >= args.size()) return false;
         if (args[i].text == "config") {

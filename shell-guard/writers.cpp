@@ -450,10 +450,10 @@ bool wget_output_files(const Command& c, const Writer& row, const WriteTarget& w
 
 // git apply writes into the work tree unless it only reports; git diff, log, show and
 // format-patch write their --output FILE. The global options before the subcommand are
-// git_globals' (shell_guard.cpp).
+// shell::git_globals' (common/shell/shell_git.hpp).
 bool git_apply_files(const Command& c, const Writer&, const WriteTarget& write) {
     const Words args = c.args();
-    const GitGlobals globals = git_globals(args);
+    const shell::GitGlobals globals = shell::git_globals(args);
     if (globals.exits) return false;
     const std::size_t i = globals.subcommand;
     // `git diff --output=FILE` (log, show, format-patch too) writes the patch to FILE.
