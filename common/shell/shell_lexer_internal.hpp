@@ -189,6 +189,11 @@ struct WrapperRule {
     bool dash_is_option = false; // `env -` is `env -i`
     bool version_suffix = false; // npx: a `name@version` command word is `name`
     bool after_dashdash = false; // kubectl exec: when a `--` follows, the command comes after it
+    // git: git's global options come before the subcommand (shell::git_globals; one that prints
+    // and exits runs nothing), and `between` lists the options the subcommand takes before
+    // subcommand2 (`git submodule --quiet foreach`), each followed by a space.
+    bool git_globals = false;
+    std::string_view between = {};
 };
 
 // ---------------------------------------------------------------------------------------------

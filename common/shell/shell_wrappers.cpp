@@ -1,5 +1,6 @@
 // shell_wrappers.cpp: the wrapper table (docs/command-model.md, "Wrappers") and how a wrapper's
 // options are read to find the command it runs.
+#include "common/shell/shell_git.hpp"
 #include "common/shell/shell_lexer_internal.hpp"
 #include "common/shell/shell_options.hpp"
 
@@ -231,11 +232,14 @@ constexpr std::array wrapper_rules{
                 .long_values = "--directory --project "},
     WrapperRule{.name = "pipenv", .subcommand = "run"},
     WrapperRule{.name = "cmd", .rest = Rest::joined_line},
-    // `git submodule foreach [--recursive] STRING`: git runs STRING in each submodule (§7.2).
+    // `git [GLOBAL OPTIONS] submodule [--quiet] foreach [--recursive] STRING`: git runs STRING
+    // in each submodule (§7.2).
     WrapperRule{.name = "git",
                 .subcommand = "submodule",
                 .subcommand2 = "foreach",
-                .rest = Rest::joined_line},
+                .rest = Rest::joined_line,
+                .git_globals = true,
+                .between = "--quiet -q "},
 };
 
 bool contains(std::string_view letters, char c) {
@@ -249,13 +253,30 @@ bool is_cmd_run_option(std::string_view w) {
     return slashes > 0 && w.size() == slashes + 1 && lower(w[slashes]) == 'c';
 }
 
+// Where a rule's command line goes on after its subcommand words, in words[i, end) with i the word
+// after the wrapper's name: the index after them, or nullopt when they are not there.
+std::optional<std::size_t> after_subcommands(const WrapperRule& rule, std::span<const Word> words,
+                                             std::size_t i, std::size_t end) {
+    if (rule.subcommand.empty()) return i;
+    if (rule.git_globals) {
+        const GitGlobals globals = git_globals(words.subspan(i, end - i));
+        if (globals.exits) return std::nullopt;
+        i += globals.subcommand;
+    }
+    if (i >= end || words[i].text != rule.subcommand) return std::nullopt;
+    ++i;
+    if (rule.subcommand2.empty()) return i;
+    while (i < end && lists_option(rule.between, words[i].text)) ++i;
+    if (i >= end || words[i].text != rule.subcommand2) return std::nullopt;
+    return i + 1;
+}
+
 } // namespace
 
 Lexer::WrapperReading Lexer::read_wrapper(std::span<const Word> words, std::size_t i,
                                           std::size_t end, const WrapperRule& rule) {
     WrapperReading out;
-    if (!rule.subcommand.empty()) ++i; // the subcommand word, already matched
-    if (!rule.subcommand2.empty()) ++i;
+    i = *after_subcommands(rule, words, i, end); // already matched by wrapper_for
     bool saw_user = false;      // runuser -u USER: a command follows; else USER -c STRING
     unsigned operands_read = 0; // operands passed over among the options (rule.permutes)
     while (i < end) {
@@ -393,10 +414,7 @@ const WrapperRule* Lexer::wrapper_for(std::string_view name, std::span<const Wor
     if (name.empty()) return nullptr;
     for (const WrapperRule& rule : wrapper_rules) {
         if (rule.name[0] != name[0] || rule.name != name) continue;
-        if (rule.subcommand.empty()) return &rule;
-        if (i + 1 < end && words[i + 1].text == rule.subcommand &&
-            (rule.subcommand2.empty() || (i + 2 < end && words[i + 2].text == rule.subcommand2)))
-            return &rule;
+        if (after_subcommands(rule, words, i + 1, end)) return &rule;
     }
     return nullptr;
 }

@@ -298,3 +298,29 @@ BOOST_AUTO_TEST_CASE(script_and_su_strings_wherever_getopt_finds_them) {
     // The log's name is a value, never the command.
     BOOST_TEST(find(analyze("script --log-o pkill -c ls"), "pkill") == nullptr);
 }
+
+// `git submodule foreach STRING` runs STRING (§7.2), after git's global options and submodule's
+// own --quiet too; a global option that prints and exits runs nothing.
+BOOST_AUTO_TEST_CASE(git_submodule_foreach_after_git_global_options) {
+    check_operand("git submodule foreach 'pkill x'", {"git", "pkill"}, {"x"});
+    check_operand("git -C sub submodule foreach 'pkill x'", {"git", "pkill"}, {"x"});
+    check_operand("git -c a.b=c --git-dir=.git --work-tree w submodule foreach 'pkill x'",
+                  {"git", "pkill"}, {"x"});
+    check_operand("git --no-pager -P submodule foreach --recursive 'pkill x'", {"git", "pkill"},
+                  {"x"});
+    check_operand("git submodule --quiet foreach 'pkill x'", {"git", "pkill"}, {"x"});
+    check_operand("git -C a submodule -q foreach --recursive 'pkill x'", {"git", "pkill"}, {"x"});
+    // Not a foreach: git's words only.
+    for (const char* command :
+         {"git --exec-path submodule foreach 'pkill x'",
+          "git --version submodule foreach 'pkill x'", "git -- submodule foreach 'pkill x'",
+          "git -C foreach submodule status 'pkill x'",
+          "git submodule --recursive foreach 'pkill x'"}) {
+        const Analysis a = analyze(command);
+        BOOST_TEST_CONTEXT(command) {
+            BOOST_TEST(names(a) == Names{"git"});
+            BOOST_TEST_REQUIRE(!a.invocations.empty());
+            BOOST_TEST(!a.invocations[0].is_wrapper);
+        }
+    }
+}
