@@ -17,11 +17,6 @@ constexpr std::array<std::string_view, 9> git_options_with_value{"-C",          
 constexpr std::array<std::string_view, 8> git_options_that_exit{
     "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path", "--exec-path"};
 
-template <std::size_t N>
-bool one_of(std::string_view word, const std::array<std::string_view, N>& table) {
-    return std::find(table.begin(), table.end(), word) != table.end();
-}
-
 } // namespace
 
 GitGlobals git_globals(std::span<const Word> args) {
@@ -30,7 +25,8 @@ GitGlobals git_globals(std::span<const Word> args) {
     for (; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (w.empty() || w[0] != '-') break;
-        if (w == "--" || one_of(w, git_options_that_exit)) {
+        if (w == "--" ||
+            std::ranges::find(git_options_that_exit, w) != git_options_that_exit.end()) {
             globals.exits = true;
             break;
         }
@@ -40,7 +36,8 @@ GitGlobals git_globals(std::span<const Word> args) {
             globals.settings.push_back(w.substr(13));
         else if (w.starts_with("-c") && w.size() > 2)
             globals.settings.push_back(w.substr(2));
-        if (one_of(w, git_options_with_value)) ++i; // attached forms are one word
+        if (std::ranges::find(git_options_with_value, w) != git_options_with_value.end())
+            ++i; // attached forms are one word
     }
     globals.subcommand = std::min(i, args.size());
     return globals;

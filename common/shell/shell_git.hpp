@@ -1,6 +1,7 @@
 // shell_git.hpp: git's global options (git(1): the options before the subcommand), read in order
-// up to the subcommand. The one reading of them: shell-guard's git rules (R2, R4's git writers,
-// the aliases a `git config` defines) ask it where git's subcommand is and what `-c` set.
+// up to the subcommand. The one reading of them: the command model's git wrapper (`git submodule
+// foreach`) and shell-guard's git rules (R2, R4's git writers, the aliases a `git config` defines)
+// ask it where git's subcommand is and what `-c` set.
 #pragma once
 
 #include "common/shell/shell_lexer.hpp"
