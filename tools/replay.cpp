@@ -517,9 +517,7 @@ int replay(const HookInfo& info, const std::string& path) {
                         judgement.label = spec.label(decision, *payload);
                 }
             } catch (const std::exception& e) {
-                // A hook-mode decision made before the throw stands; a judge's does not.
-                const bool decided = spec.judge == nullptr && !judgement.decision.empty();
-                judgement = {.decision = decided ? judgement.decision : "none",
+                judgement = {.decision = "none",
                              .label = std::string("failed open: ") + e.what(),
                              .why = {}};
             }
