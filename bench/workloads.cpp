@@ -316,6 +316,12 @@ std::vector<HostileCommand> hostile_commands(std::size_t bytes) {
         {"script's options after its operand, then -c",
          "script /dev/null " + repeat_to("--e never -q --o 9 ", bytes - 40) + "-c 'pkill node'",
          "deny", "silent"});
+    // git's global options read once to find the subcommand (shell::git_globals), each -c setting
+    // kept: a mebibyte of them before `submodule foreach STRING`.
+    out.push_back({"git's global options, then submodule foreach",
+                   "git " + repeat_to("-c a.b=c -C d --no-pager ", bytes - 40) +
+                       "submodule foreach 'pkill node'",
+                   "deny", "silent"});
     out.push_back({"tmux send-keys typing a line a key",
                    "tmux send-keys " + repeat_to("ls Enter ", bytes - 40) + "'pkill node' Enter",
                    "deny", "deny"});

@@ -175,3 +175,12 @@ BOOST_AUTO_TEST_CASE(a_value_written_again_as_kill_operands_is_read_once) {
     // A variable that a search filled, written again and again, is found once.
     BOOST_TEST(refusal_reason("p=$(pgrep node); kill " + repeat("$p ", 100000)).has_value());
 }
+
+// git's global options are read once to find the subcommand: a mebibyte of them, then the foreach
+// that runs pkill.
+BOOST_AUTO_TEST_CASE(a_mebibyte_of_git_global_options_then_submodule_foreach) {
+    const std::string options = repeat("-c a.b=c -C d --no-pager ", mebibyte / 25);
+    BOOST_TEST(refuses_pkill("git " + options + "submodule foreach 'pkill node'"));
+    BOOST_TEST(!find_stop_by_name("git " + options + "submodule foreach 'git status'"));
+    BOOST_TEST(!find_stop_by_name("git " + options + "--version submodule foreach 'pkill node'"));
+}
