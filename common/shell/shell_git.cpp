@@ -8,12 +8,16 @@ namespace viber::shell {
 
 namespace {
 
-constexpr std::array<std::string_view, 9> git_options_with_value{"-C",           "-c",
-                                                                 "--git-dir",    "--work-tree",
-                                                                 "--namespace",  "--super-prefix",
-                                                                 "--config-env", "--attr-source",
-                                                                 "--list-cmds"};
-// These make git print something and exit before any subcommand runs.
+constexpr std::array<std::string_view, 9> git_options_with_value{"-C",
+                                                                 "-c",
+                                                                 "--git-dir",
+                                                                 "--work-tree",
+                                                                 "--namespace",
+                                                                 "--super-prefix",
+                                                                 "--config-env",
+                                                                 "--attr-source",
+                                                                 "--shallow-file"};
+// These make git print something and exit before any subcommand runs (and `--list-cmds=LIST`).
 constexpr std::array<std::string_view, 8> git_options_that_exit{
     "--version", "-v", "--help", "-h", "--html-path", "--man-path", "--info-path", "--exec-path"};
 
@@ -25,7 +29,7 @@ GitGlobals git_globals(std::span<const Word> args) {
     for (; i < args.size(); ++i) {
         const std::string_view w = args[i].text;
         if (w.empty() || w[0] != '-') break;
-        if (w == "--" ||
+        if (w == "--" || w.starts_with("--list-cmds=") ||
             std::ranges::find(git_options_that_exit, w) != git_options_that_exit.end()) {
             globals.exits = true;
             break;

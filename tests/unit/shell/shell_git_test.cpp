@@ -45,7 +45,8 @@ BOOST_AUTO_TEST_CASE(the_subcommand_comes_after_the_global_options) {
     BOOST_TEST(read(Args("-Cdir stash")).subcommand == 1u);
     BOOST_TEST(read(Args("--git-dir .git --work-tree w --namespace n stash")).subcommand == 6u);
     BOOST_TEST(read(Args("--git-dir=.git --no-pager -P --bare stash")).subcommand == 4u);
-    BOOST_TEST(read(Args("--super-prefix p --attr-source s --list-cmds x stash")).subcommand == 6u);
+    BOOST_TEST(read(Args("--super-prefix p --attr-source s --shallow-file x stash")).subcommand ==
+               6u);
     // A value option at the end: no subcommand.
     BOOST_TEST(read(Args("-C")).subcommand == 1u);
     BOOST_TEST(read(Args("-C dir")).subcommand == 2u);
@@ -75,4 +76,10 @@ BOOST_AUTO_TEST_CASE(what_c_and_config_env_set_in_order) {
     // `-c` as the last word sets nothing; `-C`'s value is no setting.
     BOOST_TEST(read(Args("-c")).settings.empty());
     BOOST_TEST(read(Args("--config-env")).settings.empty());
+}
+
+BOOST_AUTO_TEST_CASE(shallow_file_takes_a_value_and_list_cmds_exits) {
+    BOOST_TEST(read(Args("--shallow-file x stash")).subcommand == 2u);
+    BOOST_TEST(read(Args("--list-cmds=main stash")).exits);
+    BOOST_TEST(!read(Args("--list-cmds stash")).exits);
 }
